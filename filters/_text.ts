@@ -1,0 +1,52 @@
+/**
+ * Small text helpers shared by the built-in command filters.
+ *
+ * @module
+ */
+
+// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles).
+// deno-lint-ignore no-control-regex
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+
+/** Removes ANSI escape sequences. Returns `text` itself when it holds none. */
+export function stripAnsi(text: string): string {
+  return text.includes("\x1b") ? text.replace(ANSI, "") : text;
+}
+
+/** Splits text into lines; a final newline does not make an empty last line. */
+export function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** `3 lines`, `1 line`: a count with its noun, plural unless the count is 1. */
+export function plural(count: number, noun: string, nouns: string = noun + "s"): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
+}
+
+/**
+ * Groups paths by their parent directory, in order of first appearance:
+ * `["src/a.ts", "src/b.ts", "README.md"]` → `["src/{a.ts,b.ts}", "README.md"]`. Top-level
+ * names stay one item each.
+ * Every path survives; only the repeated directory prefix is written once.
+ */
+export function groupPaths(paths: readonly string[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const path of paths) {
+    const trimmed = path.endsWith("/") ? path.slice(0, -1) : path;
+    const slash = trimmed.lastIndexOf("/");
+    const dir = slash < 0 ? "" : path.slice(0, slash + 1);
+    const name = path.slice(dir.length);
+    const names = groups.get(dir);
+    if (names) names.push(name);
+    else groups.set(dir, [name]);
+  }
+  const out: string[] = [];
+  for (const [dir, names] of groups) {
+    if (dir === "" || names.length === 1) out.push(...names.map((name) => dir + name));
+    else out.push(`${dir}{${names.join(",")}}`);
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+/**
+ * The command-filter contract: what a filter for `rtok <tool> [args…]` provides.
+ *
+ * A filter is pure: the same arguments and the same raw text give the same bytes, so a
+ * prompt-cache prefix stays valid across turns.
+ *
+ * @module
+ */
+
+import type { TextClass } from "./tokens.ts";
+
+/** What the filter is told about the run besides the raw text. */
+export interface FilterInput {
+  /** The arguments as run (after stage 1), without the tool name or git subcommand. */
+  readonly args: readonly string[];
+  /** The tool's exit code. */
+  readonly exitCode: number;
+}
+
+/** What a filter returns. */
+export interface Filtered {
+  /** The filtered text, without the archive pointer line (the runner appends it). */
+  readonly text: string;
+  /**
+   * What was dropped, as short phrases ("3 older commits", "12 context lines"). Empty when the
+   * filter only reformatted (every fact still present); non-empty makes the output lossy.
+   */
+  readonly cut: readonly string[];
+}
+
+/** A hand-written filter for one command family. */
+export interface CommandFilter {
+  /** The family, as the ledger groups it: "git log", "grep", "ls". */
+  readonly name: string;
+  /** How the filtered text is counted by the token estimator. */
+  readonly textClass: TextClass;
+  /**
+   * Why these arguments must pass through unfiltered (a machine format the caller chose), or
+   * `null` when the filter applies.
+   */
+  passthrough?(args: readonly string[]): string | null;
+  /**
+   * Stage 1: the arguments with shaping flags added, or `null` when the caller's own flags
+   * already decide the shape (the filter then defers to them).
+   */
+  shape?(args: readonly string[]): string[] | null;
+  /** Stage 2: filter what the tool printed on stdout. */
+  filter(raw: string, input: FilterInput): Filtered;
+}
