@@ -13,6 +13,8 @@ import type { TextClass } from "./tokens.ts";
 export interface FilterInput {
   /** The arguments as run (after stage 1), without the tool name or git subcommand. */
   readonly args: readonly string[];
+  /** True when stage 1 added arguments (the caller's own arguments did not decide the shape). */
+  readonly shaped: boolean;
   /** The tool's exit code. */
   readonly exitCode: number;
 }

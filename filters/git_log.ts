@@ -1,0 +1,267 @@
+/**
+ * `git log`: one line per commit with its full subject, at most three body lines, no ceremony
+ * trailers, and authors and dates written once per run of commits that share them.
+ *
+ * @module
+ */
+
+import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
+import { plural, splitLines, stripAnsi } from "./_text.ts";
+
+/** How many commits `git log` shows when the caller set no limit. */
+export const LOG_SHOWN = 10;
+/** How many commits stage 1 asks git for when the caller set no limit (the archive keeps them). */
+export const LOG_FETCHED = 50;
+/** Body lines kept per commit by `git log`. */
+export const LOG_BODY_LINES = 3;
+
+/** One commit as git's default (medium) format prints it. */
+export interface LogEntry {
+  /** The full hash as printed. */
+  hash: string;
+  /** Anything after the hash on the `commit` line: decorations, `--source` names. */
+  refs: string;
+  /** Parents from a `Merge:` line; empty for an ordinary commit. */
+  merge: string;
+  /** `Name <email>`. */
+  author: string;
+  /** The `Date:` value as printed. */
+  date: string;
+  /** The subject line. */
+  subject: string;
+  /** The body, unindented, without the subject and the blank line after it. */
+  body: string[];
+  /** Header lines rtok does not know (`--show-signature` output, for one), kept as printed. */
+  extra: string[];
+}
+
+// Trailers that record process, not content; `Fixes:` or `BREAKING CHANGE:` stay.
+const CEREMONY =
+  /^(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id|reviewed-on):\s/i;
+
+const FORMAT_FLAGS = new Set([
+  "-p",
+  "-u",
+  "--patch",
+  "--stat",
+  "--numstat",
+  "--shortstat",
+  "--name-only",
+  "--name-status",
+  "--raw",
+  "--summary",
+  "--dirstat",
+  "--cc",
+  "--check",
+  "--graph",
+  "--oneline",
+  "-z",
+  "--word-diff",
+  "--pretty",
+  "--format",
+]);
+const FORMAT_PREFIXES = ["--format=", "--pretty=", "--stat=", "--dirstat=", "--word-diff="];
+
+/**
+ * Why `git log` or `git show` arguments ask for a format rtok must not rewrite, or `null`.
+ * Arguments after `--` are paths and never count.
+ */
+export function logPassthrough(args: readonly string[]): string | null {
+  for (const arg of args) {
+    if (arg === "--") break;
+    if (FORMAT_FLAGS.has(arg) || FORMAT_PREFIXES.some((p) => arg.startsWith(p))) {
+      return `the caller chose the output format (${arg})`;
+    }
+    if (/^-L./.test(arg)) return `line history (${arg}) prints patches`;
+  }
+  return null;
+}
+
+/** The commit limit the caller gave (`-5`, `-n 5`, `-n5`, `--max-count=5`), or `null`. */
+export function userLimit(args: readonly string[]): number | null {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") break;
+    let m = /^-(\d+)$/.exec(arg) ?? /^-n(\d+)$/.exec(arg) ?? /^--max-count=(\d+)$/.exec(arg);
+    if (!m && (arg === "-n" || arg === "--max-count") && i + 1 < args.length) {
+      m = /^(\d+)$/.exec(args[i + 1]);
+    }
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
+
+/** Parses git's default (medium) log format. Unknown lines are kept, never dropped. */
+export function parseLog(text: string): { entries: LogEntry[]; preamble: string[] } {
+  const entries: LogEntry[] = [];
+  const preamble: string[] = [];
+  let entry: LogEntry | null = null;
+  let inBody = false;
+  let sawSubject = false;
+  for (const line of splitLines(stripAnsi(text))) {
+    // Body lines are indented, so `commit <hex>` at column 0 always starts a commit.
+    const head = /^commit ([0-9a-f]{7,64})(.*)$/.exec(line);
+    if (head) {
+      entry = {
+        hash: head[1],
+        refs: head[2].trim(),
+        merge: "",
+        author: "",
+        date: "",
+        subject: "",
+        body: [],
+        extra: [],
+      };
+      entries.push(entry);
+      inBody = false;
+      sawSubject = false;
+      continue;
+    }
+    if (!entry) {
+      preamble.push(line);
+      continue;
+    }
+    if (!inBody) {
+      if (line === "") inBody = true;
+      else if (line.startsWith("Merge: ")) entry.merge = line.slice(7).trim();
+      else if (line.startsWith("Author: ")) entry.author = line.slice(8).trim();
+      else if (line.startsWith("Date: ")) entry.date = line.slice(6).trim();
+      else entry.extra.push(line);
+      continue;
+    }
+    const content = line.startsWith("    ") ? line.slice(4) : line;
+    if (!sawSubject) {
+      if (content.trim() === "") continue;
+      entry.subject = content;
+      sawSubject = true;
+      continue;
+    }
+    entry.body.push(content);
+  }
+  for (const e of entries) trimBlankEnds(e.body);
+  return { entries, preamble };
+}
+
+function trimBlankEnds(lines: string[]): void {
+  while (lines.length && lines[0].trim() === "") lines.shift();
+  while (lines.length && lines[lines.length - 1].trim() === "") lines.pop();
+}
+
+const MONTHS: Record<string, string> = {
+  Jan: "01",
+  Feb: "02",
+  Mar: "03",
+  Apr: "04",
+  May: "05",
+  Jun: "06",
+  Jul: "07",
+  Aug: "08",
+  Sep: "09",
+  Oct: "10",
+  Nov: "11",
+  Dec: "12",
+};
+
+/**
+ * `Thu Dec 3 07:58:46 2026 +0000` → `{ day: "2026-12-03", time: "07:58" }`, in the author's own
+ * time zone as git printed it; any other date form (`--date=relative`, say) is kept whole.
+ */
+export function compactDate(date: string): { day: string; time: string } {
+  const m = /^\w{3} (\w{3}) (\d{1,2}) (\d{2}):(\d{2}):\d{2} (\d{4})(?: ([+-]\d{4}))?$/.exec(date);
+  if (!m || !MONTHS[m[1]]) return { day: date, time: "" };
+  return { day: `${m[5]}-${MONTHS[m[1]]}-${m[2].padStart(2, "0")}`, time: `${m[3]}:${m[4]}` };
+}
+
+/** Options for {@linkcode renderLog}. */
+export interface RenderLogOptions {
+  /** Commits to show; the rest are counted as cut. */
+  maxCommits: number;
+  /** Body lines kept per commit. */
+  bodyLines: number;
+  /** Characters of the hash to show. */
+  hashChars: number;
+}
+
+/**
+ * Renders parsed commits compactly: `Name <email>, day time–time:` heads each run of commits by
+ * one author on one day, then `hash subject`, then up to `bodyLines` body lines indented.
+ */
+export function renderLog(entries: readonly LogEntry[], opts: RenderLogOptions): Filtered {
+  const shown = entries.slice(0, opts.maxCommits);
+  const out: string[] = [];
+  let trailers = 0;
+  let bodyCut = 0;
+  let i = 0;
+  while (i < shown.length) {
+    const first = shown[i];
+    const day = compactDate(first.date).day;
+    let j = i;
+    const times: string[] = [];
+    while (
+      j < shown.length && shown[j].author === first.author &&
+      compactDate(shown[j].date).day === day
+    ) {
+      times.push(compactDate(shown[j].date).time);
+      j++;
+    }
+    out.push(`${first.author}, ${day}${timeSpan(times)}:`);
+    for (const e of shown.slice(i, j)) {
+      const refs = e.refs ? ` ${e.refs}` : "";
+      const merge = e.merge ? ` [merge ${e.merge}]` : "";
+      out.push(`${e.hash.slice(0, opts.hashChars)}${refs}${merge} ${e.subject}`);
+      for (const x of e.extra) out.push(`  ${x.trim()}`);
+      const body = e.body.filter((l) => l.trim() !== "");
+      const kept = body.filter((l) => !CEREMONY.test(l.trim()));
+      trailers += body.length - kept.length;
+      for (const l of kept.slice(0, opts.bodyLines)) out.push(`  ${l.trim()}`);
+      bodyCut += Math.max(0, kept.length - opts.bodyLines);
+    }
+    i = j;
+  }
+  const cut: string[] = [];
+  const older = entries.length - shown.length;
+  if (older > 0) cut.push(plural(older, "older commit"));
+  if (bodyCut > 0) cut.push(plural(bodyCut, "body line"));
+  if (trailers > 0) cut.push(plural(trailers, "trailer line"));
+  return { text: out.length ? out.join("\n") + "\n" : "", cut };
+}
+
+// Times run newest first in git's order; show the span oldest–newest.
+function timeSpan(times: readonly string[]): string {
+  const known = times.filter((t) => t !== "");
+  if (known.length === 0) return "";
+  const newest = known[0];
+  const oldest = known[known.length - 1];
+  return oldest === newest ? ` ${newest}` : ` ${oldest}–${newest}`;
+}
+
+/** Filters `git log` output; exported for `git show`, which prints the same commit header. */
+export function filterLog(raw: string, input: FilterInput): Filtered {
+  const { entries, preamble } = parseLog(raw);
+  if (entries.length === 0) return { text: raw, cut: [] };
+  const explicit = !input.shaped;
+  const rendered = renderLog(entries, {
+    maxCommits: explicit ? entries.length : LOG_SHOWN,
+    bodyLines: LOG_BODY_LINES,
+    hashChars: 10,
+  });
+  let cut = rendered.cut;
+  // Stage 1 fetched LOG_FETCHED; a full fetch means older commits exist beyond it too.
+  if (!explicit && entries.length >= LOG_FETCHED) {
+    cut = cut.map((c) => c.endsWith("older commits") ? c.replace(" older", "+ older") : c);
+  }
+  const head = preamble.length ? preamble.join("\n") + "\n" : "";
+  return { text: head + rendered.text, cut };
+}
+
+/** The `git log` filter. */
+export const gitLogFilter: CommandFilter = {
+  name: "git log",
+  textClass: "log",
+  passthrough: logPassthrough,
+  shape(args: readonly string[]): string[] | null {
+    if (userLimit(args) !== null) return null;
+    return ["-n", String(LOG_FETCHED), ...args];
+  },
+  filter: filterLog,
+};

@@ -1,0 +1,53 @@
+/**
+ * rtok's library: the plugin contract, the registry, the store, the token estimator, the
+ * never-worse guard and the built-in command filters, for programs that extend rtok with
+ * their own plugins.
+ *
+ * ```ts
+ * import { BUILTIN_PLUGINS, runCommand, type Plugin } from "@rtok/cli";
+ *
+ * const mine: Plugin = {
+ *   manifest: { id: "mine", surfaces: ["cli"], defaultOn: true, description: "My filter." },
+ *   commandFilter: (argv) => null,
+ * };
+ * const outcome = await runCommand(["git", "status"], [...BUILTIN_PLUGINS, mine]);
+ * ```
+ *
+ * @module
+ */
+
+export type {
+  CommandMatch,
+  Ctx,
+  FailureRecord,
+  Injection,
+  Manifest,
+  McpTool,
+  Measurement,
+  Plugin,
+  PostToolAnswer,
+  PostToolEvent,
+  PreToolDecision,
+  PreToolEvent,
+  ProxyRequest,
+  RawMeta,
+  SessionEvent,
+  Stage,
+  Surface,
+} from "./src/core/plugin.ts";
+export type { CommandFilter, Filtered, FilterInput } from "./src/core/filter.ts";
+export { type Config, DEFAULT_CONFIG, loadConfig, parseConfig, rtokHome } from "./src/core/config.ts";
+export {
+  CATALOGUE,
+  type CatalogueEntry,
+  type CtxInit,
+  makeCtx,
+  type PluginError,
+  Registry,
+} from "./src/core/registry.ts";
+export { Store, storePath } from "./src/core/store.ts";
+export { CHARS_PER_TOKEN, estimate, TEXT_CLASSES, type TextClass } from "./src/core/tokens.ts";
+export { type Guarded, neverWorse } from "./src/core/guard.ts";
+export { COMMAND_FILTERS } from "./filters/mod.ts";
+export { BUILTIN_PLUGINS } from "./src/plugins/mod.ts";
+export { main as runCommand, type Outcome } from "./src/surfaces/run.ts";

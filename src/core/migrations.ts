@@ -1,0 +1,23 @@
+/**
+ * The schema migrations, embedded in the program. An applied migration is never edited; a
+ * change is the next file.
+ *
+ * @module
+ */
+
+import init from "../../migrations/0001_init.sql" with { type: "text" };
+
+/** One embedded migration. */
+export interface Migration {
+  /** Applied in increasing order; recorded in `schema_migrations`. */
+  readonly version: number;
+  /** The file's name without number and extension. */
+  readonly name: string;
+  /** The SQL, run in one transaction. */
+  readonly sql: string;
+}
+
+/** Every migration, in order. */
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "init", sql: init },
+];

@@ -1,0 +1,223 @@
+/**
+ * The plugin contract. A plugin is a manifest plus the event methods it serves; every method
+ * is optional and a missing one is a no-op. A plugin sees only the {@linkcode Ctx} it is
+ * handed, and claims a saving only through `ctx.record`.
+ *
+ * @module
+ */
+
+import type { CommandFilter } from "./filter.ts";
+import type { Config } from "./config.ts";
+import type { Store } from "./store.ts";
+import type { TextClass } from "./tokens.ts";
+
+/** Where rtok runs. */
+export type Surface = "cli" | "hook" | "mcp" | "proxy";
+
+/** What a plugin is. */
+export interface Manifest {
+  /** Its id, as in `CATALOGUE` and `[plugins.<id>]`. */
+  readonly id: string;
+  /** The surfaces it serves. */
+  readonly surfaces: readonly Surface[];
+  /** Whether it runs when config is silent. */
+  readonly defaultOn: boolean;
+  /** One line saying what it does. */
+  readonly description: string;
+}
+
+/** Which stage produced a saving: asking the tool for less, filtering what it printed, both. */
+export type Stage = "none" | "shape" | "filter" | "shape+filter";
+
+/** One run's measurements: the ledger row, before it is a row. Never the content itself. */
+export interface Measurement {
+  /** The surface that ran it. */
+  readonly surface: Surface;
+  /** The plugin that produced the output. */
+  readonly plugin: string;
+  /** The family the ledger groups by: "git log", "grep", or a passthrough tool's name. */
+  readonly family: string;
+  /** The command as given. */
+  readonly command: string;
+  /** Its rtok form. */
+  readonly rtokCommand: string;
+  /** The canonical working directory. */
+  readonly project: string;
+  /** The agent session, where known. */
+  readonly session: string | null;
+  /** The session turn, where known. */
+  readonly turn: number | null;
+  /** Chars the tool printed (after stage 1). */
+  readonly rawChars: number;
+  /** Chars rtok emitted. */
+  readonly emittedChars: number;
+  /** How both are counted. */
+  readonly textClass: TextClass;
+  /** Which stage acted. */
+  readonly stage: Stage;
+  /** True when something was cut (and archived). */
+  readonly lossy: boolean;
+  /** The archive id of the raw bytes, when they were kept. */
+  readonly archiveId: string | null;
+  /** The tool's exit code, when it exited. */
+  readonly exitCode: number | null;
+  /** Wall time from start to output, in milliseconds. */
+  readonly elapsedMs: number;
+  /** Why the output was not filtered, when it was not. */
+  readonly passthrough: string | null;
+}
+
+/** A filter that threw: the raw output went out instead. */
+export interface FailureRecord {
+  /** The surface. */
+  readonly surface: Surface;
+  /** The plugin whose code threw. */
+  readonly plugin: string;
+  /** The family or event. */
+  readonly family: string;
+  /** The command as given. */
+  readonly command: string;
+  /** The error's message. */
+  readonly error: string;
+  /** True when the raw output still arrived. */
+  readonly fallbackOk: boolean;
+}
+
+/** What the archive is told about a raw output it keeps. */
+export interface RawMeta {
+  /** The command as given. */
+  readonly command: string;
+  /** Where it ran. */
+  readonly cwd: string;
+  /** Its exit code. */
+  readonly exitCode: number | null;
+  /** The filter whose cut sent it. */
+  readonly family: string;
+}
+
+/** A command filter chosen for an argv, with the argv split around it. */
+export interface CommandMatch {
+  /** The filter. */
+  readonly filter: CommandFilter;
+  /** The argv up to and including what selects the filter (`git -C x log`). */
+  readonly prefix: readonly string[];
+  /** The arguments the filter sees. */
+  readonly args: readonly string[];
+}
+
+/** PreToolUse: the agent is about to call a tool. */
+export interface PreToolEvent {
+  /** The host's tool name (`Bash`, `Read`). */
+  readonly tool: string;
+  /** The tool's input as the host sent it. */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** The agent's working directory. */
+  readonly cwd: string;
+}
+
+/** A plugin's PreToolUse answer. */
+export type PreToolDecision =
+  | { readonly kind: "deny"; readonly reason: string }
+  | { readonly kind: "rewrite"; readonly input: Record<string, unknown>; readonly reason: string };
+
+/** PostToolUse: a tool call finished. */
+export interface PostToolEvent {
+  /** The host's tool name. */
+  readonly tool: string;
+  /** The tool's input. */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** The tool's output, in the host's shape. */
+  readonly output: unknown;
+  /** The agent's working directory. */
+  readonly cwd: string;
+}
+
+/** A plugin's PostToolUse answer. */
+export interface PostToolAnswer {
+  /** Text added to the agent's context. */
+  readonly context?: string;
+  /** A replacement output in the tool's own shape, where the host allows one. */
+  readonly output?: unknown;
+}
+
+/** Text a plugin asks to inject at session start or prompt submit. */
+export interface Injection {
+  /** The text. */
+  readonly text: string;
+  /** Higher goes first while the budget lasts. */
+  readonly priority: number;
+}
+
+/** SessionStart, UserPromptSubmit and PreCompact, as plugins see them. */
+export interface SessionEvent {
+  /** The event's name as the host sent it. */
+  readonly event: string;
+  /** The prompt, for UserPromptSubmit. */
+  readonly prompt?: string;
+}
+
+/** An MCP tool a plugin serves. */
+export interface McpTool {
+  /** The tool's name. */
+  readonly name: string;
+  /** What it does, written for a model. */
+  readonly description: string;
+  /** A JSON Schema for its arguments. */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/** A model request the proxy is about to forward. */
+export interface ProxyRequest {
+  /** The wire format. */
+  readonly api: "anthropic" | "openai-chat" | "openai-responses";
+  /** The parsed JSON body, changed in place by a plugin. */
+  body: Record<string, unknown>;
+}
+
+/** The whole world a plugin sees. */
+export interface Ctx {
+  /** The effective config. */
+  readonly config: Config;
+  /** The store, or `null` when it could not be opened (the run still goes on). */
+  readonly store: Store | null;
+  /** `$RTOK_HOME`. */
+  readonly home: string;
+  /** The agent session, where known. */
+  readonly session: string | null;
+  /** The owning call's row id, where a surface made one. */
+  readonly callId: number | null;
+  /** Estimated tokens of `text` read as `textClass`. */
+  estimate(text: string, textClass: TextClass): number;
+  /** This plugin's own `[plugins.<id>]` table (empty when absent). */
+  pluginConfig(id: string): Readonly<Record<string, unknown>>;
+  /** The only way to claim a saving. */
+  record(m: Measurement): void;
+}
+
+/** A plugin: a manifest and the events it serves. */
+export interface Plugin {
+  /** What it is. */
+  readonly manifest: Manifest;
+  /** PreToolUse: deny or rewrite the call, or `null` for no opinion. */
+  preTool?(ev: PreToolEvent, ctx: Ctx): PreToolDecision | null;
+  /** PostToolUse: add context or replace the output, or `null`. */
+  postTool?(ev: PostToolEvent, ctx: Ctx): PostToolAnswer | null;
+  /** SessionStart: an injection, or `null`. */
+  sessionStart?(ev: SessionEvent, ctx: Ctx): Injection | null;
+  /** UserPromptSubmit: an injection, or `null`. */
+  promptSubmit?(ev: SessionEvent, ctx: Ctx): Injection | null;
+  /** PreCompact: keep what the session must not forget. */
+  preCompact?(ev: SessionEvent, ctx: Ctx): void;
+  /** The MCP tools it serves. */
+  mcpTools?(): readonly McpTool[];
+  /** Change a model request before it is forwarded; return what was measured. */
+  proxyFilter?(req: ProxyRequest, ctx: Ctx): readonly Measurement[];
+  /** The filter for a command line, or `null` when it has none. */
+  commandFilter?(argv: readonly string[]): CommandMatch | null;
+  /** Keep raw bytes; returns the archive id. */
+  keepRaw?(raw: Uint8Array, meta: RawMeta, ctx: Ctx): Promise<string>;
+  /** Persist a measurement (the ledger). */
+  onMeasurement?(m: Measurement, ctx: Ctx): void;
+  /** Persist a failure. */
+  onFailure?(f: FailureRecord, ctx: Ctx): void;
+}

@@ -1,0 +1,214 @@
+/**
+ * The registry: the enabled plugins in dispatch order (`CATALOGUE` ∩ config), the merge rules
+ * for their answers, and error isolation — a plugin that throws is dropped for that event,
+ * its error is kept, and the others still answer.
+ *
+ * @module
+ */
+
+import type { Config } from "./config.ts";
+import type {
+  CommandMatch,
+  Ctx,
+  FailureRecord,
+  Injection,
+  Measurement,
+  Plugin,
+  PostToolAnswer,
+  PostToolEvent,
+  PreToolDecision,
+  PreToolEvent,
+  RawMeta,
+  SessionEvent,
+} from "./plugin.ts";
+import type { Store } from "./store.ts";
+import { estimate } from "./tokens.ts";
+
+/** One plugin id and whether it runs when config is silent. */
+export interface CatalogueEntry {
+  /** The plugin id. */
+  readonly id: string;
+  /** Its default state. */
+  readonly defaultOn: boolean;
+}
+
+/** Every built-in plugin, in dispatch order. The registry's manifests must match it. */
+export const CATALOGUE: readonly CatalogueEntry[] = [
+  { id: "measure", defaultOn: true },
+  { id: "cmd", defaultOn: true },
+  { id: "archive", defaultOn: true },
+];
+
+/** A plugin error caught by the registry. */
+export interface PluginError {
+  /** The plugin. */
+  readonly plugin: string;
+  /** The event it was serving. */
+  readonly event: string;
+  /** What it threw. */
+  readonly error: unknown;
+}
+
+/** The enabled plugins and the merge rules over them. */
+export class Registry {
+  /** Enabled plugins, in dispatch order. */
+  readonly enabled: readonly Plugin[];
+  /** Errors caught so far, oldest first. */
+  readonly errors: PluginError[] = [];
+
+  /**
+   * Keeps the plugins `config` enables (`[plugins.<id>] enabled`, else the manifest's
+   * default), ordered as in `order` (the catalogue for built-ins; a third party passes its
+   * own plugins' order or nothing to keep the given order).
+   */
+  constructor(plugins: readonly Plugin[], config: Config, order: readonly string[] = []) {
+    const rank = (p: Plugin): number => {
+      const i = order.indexOf(p.manifest.id);
+      return i < 0 ? order.length + plugins.indexOf(p) : i;
+    };
+    this.enabled = plugins
+      .filter((p) => {
+        const on = config.plugins[p.manifest.id]?.enabled;
+        return typeof on === "boolean" ? on : p.manifest.defaultOn;
+      })
+      .sort((a, b) => rank(a) - rank(b));
+  }
+
+  /** True when the plugin `id` is enabled. */
+  has(id: string): boolean {
+    return this.enabled.some((p) => p.manifest.id === id);
+  }
+
+  /** PreToolUse: the first deny wins; otherwise the last rewrite wins; else `null`. */
+  preTool(ev: PreToolEvent, ctx: Ctx): PreToolDecision | null {
+    let rewrite: PreToolDecision | null = null;
+    for (const p of this.enabled) {
+      const d = this.guard(p, "preTool", () => p.preTool?.(ev, ctx) ?? null);
+      if (d?.kind === "deny") return d;
+      if (d?.kind === "rewrite") rewrite = d;
+    }
+    return rewrite;
+  }
+
+  /**
+   * PostToolUse: added contexts concatenated in dispatch order and capped at `budgetChars`;
+   * the last replacement output wins. `null` when no plugin said anything.
+   */
+  postTool(ev: PostToolEvent, ctx: Ctx, budgetChars: number): PostToolAnswer | null {
+    const contexts: string[] = [];
+    let output: unknown = undefined;
+    for (const p of this.enabled) {
+      const a = this.guard(p, "postTool", () => p.postTool?.(ev, ctx) ?? null);
+      if (a?.context) contexts.push(a.context);
+      if (a && a.output !== undefined) output = a.output;
+    }
+    const context = contexts.join("\n").slice(0, budgetChars);
+    if (!context && output === undefined) return null;
+    return {
+      ...(context ? { context } : {}),
+      ...(output !== undefined ? { output } : {}),
+    };
+  }
+
+  /**
+   * SessionStart or UserPromptSubmit: injections sorted by priority (highest first, ties in
+   * dispatch order), emitted whole while they fit in `budgetChars`. `null` when none fit.
+   */
+  inject(
+    event: "sessionStart" | "promptSubmit",
+    ev: SessionEvent,
+    ctx: Ctx,
+    budgetChars: number,
+  ): string | null {
+    const found: Injection[] = [];
+    for (const p of this.enabled) {
+      const inj = this.guard(p, event, () => p[event]?.(ev, ctx) ?? null);
+      if (inj?.text) found.push(inj);
+    }
+    found.sort((a, b) => b.priority - a.priority);
+    const out: string[] = [];
+    let used = 0;
+    for (const inj of found) {
+      const cost = inj.text.length + (out.length ? 1 : 0);
+      if (used + cost > budgetChars) continue;
+      out.push(inj.text);
+      used += cost;
+    }
+    return out.length ? out.join("\n") : null;
+  }
+
+  /** PreCompact: every plugin that listens. */
+  preCompact(ev: SessionEvent, ctx: Ctx): void {
+    for (const p of this.enabled) this.guard(p, "preCompact", () => p.preCompact?.(ev, ctx));
+  }
+
+  /** The first enabled plugin's filter for `argv`, or `null`. */
+  commandFilter(argv: readonly string[]): CommandMatch | null {
+    for (const p of this.enabled) {
+      const m = this.guard(p, "commandFilter", () => p.commandFilter?.(argv) ?? null);
+      if (m) return m;
+    }
+    return null;
+  }
+
+  /** Keeps raw bytes with the first plugin that keeps them; `null` when none could. */
+  async keepRaw(raw: Uint8Array, meta: RawMeta, ctx: Ctx): Promise<string | null> {
+    for (const p of this.enabled) {
+      if (!p.keepRaw) continue;
+      try {
+        return await p.keepRaw(raw, meta, ctx);
+      } catch (error) {
+        this.errors.push({ plugin: p.manifest.id, event: "keepRaw", error });
+      }
+    }
+    return null;
+  }
+
+  /** Hands a measurement to every plugin that persists measurements. */
+  record(m: Measurement, ctx: Ctx): void {
+    for (const p of this.enabled) this.guard(p, "onMeasurement", () => p.onMeasurement?.(m, ctx));
+  }
+
+  /** Hands a failure to every plugin that persists failures. */
+  failure(f: FailureRecord, ctx: Ctx): void {
+    for (const p of this.enabled) this.guard(p, "onFailure", () => p.onFailure?.(f, ctx));
+  }
+
+  private guard<T>(p: Plugin, event: string, fn: () => T): T | null {
+    try {
+      return fn();
+    } catch (error) {
+      this.errors.push({ plugin: p.manifest.id, event, error });
+      return null;
+    }
+  }
+}
+
+/** What a surface knows when it builds a {@linkcode Ctx}. */
+export interface CtxInit {
+  /** The effective config. */
+  readonly config: Config;
+  /** The store, or `null` when it could not be opened. */
+  readonly store: Store | null;
+  /** `$RTOK_HOME`. */
+  readonly home: string;
+  /** The agent session, where known. */
+  readonly session?: string | null;
+  /** The owning call's row id, where known. */
+  readonly callId?: number | null;
+}
+
+/** Builds the context plugins see; `record` routes through the registry. */
+export function makeCtx(registry: Registry, init: CtxInit): Ctx {
+  const ctx: Ctx = {
+    config: init.config,
+    store: init.store,
+    home: init.home,
+    session: init.session ?? null,
+    callId: init.callId ?? null,
+    estimate,
+    pluginConfig: (id) => init.config.plugins[id] ?? {},
+    record: (m) => registry.record(m, ctx),
+  };
+  return ctx;
+}

@@ -1,0 +1,154 @@
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { type Config, DEFAULT_CONFIG } from "./config.ts";
+import type { Injection, Plugin, PreToolDecision } from "./plugin.ts";
+import { CATALOGUE, makeCtx, Registry } from "./registry.ts";
+import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
+
+function config(plugins: Config["plugins"] = {}): Config {
+  return { ...structuredClone(DEFAULT_CONFIG) as Config, plugins };
+}
+
+function plugin(id: string, methods: Partial<Plugin> = {}, defaultOn = true): Plugin {
+  return {
+    manifest: { id, surfaces: ["hook"], defaultOn, description: `${id} for tests` },
+    ...methods,
+  };
+}
+
+function ctxFor(registry: Registry) {
+  return makeCtx(registry, { config: config(), store: null, home: "" });
+}
+
+const EV = { tool: "Bash", input: { command: "git log" }, cwd: "/" };
+const SESSION = { event: "SessionStart" };
+
+Deno.test("CATALOGUE lists exactly the built-in plugins, with their defaults, in order", () => {
+  deepStrictEqual(
+    BUILTIN_PLUGINS.map((p) => ({ id: p.manifest.id, defaultOn: p.manifest.defaultOn })),
+    CATALOGUE.map((c) => ({ id: c.id, defaultOn: c.defaultOn })),
+  );
+});
+
+Deno.test("Registry keeps plugins config enables, else their default, in the given order", () => {
+  const plugins = [plugin("b"), plugin("a"), plugin("off", {}, false), plugin("c")];
+  const r = new Registry(plugins, config({ c: { enabled: false }, off: { enabled: true } }), [
+    "a",
+    "b",
+  ]);
+  deepStrictEqual(r.enabled.map((p) => p.manifest.id), ["a", "b", "off"]);
+  ok(r.has("off"));
+  ok(!r.has("c"));
+});
+
+Deno.test("Registry.preTool(): the first deny wins over any rewrite", () => {
+  const rewrite = (cmd: string): Partial<Plugin> => ({
+    preTool: (): PreToolDecision => ({ kind: "rewrite", input: { command: cmd }, reason: cmd }),
+  });
+  const r = new Registry([
+    plugin("a", rewrite("rtok git log")),
+    plugin("b", { preTool: () => ({ kind: "deny", reason: "first" }) }),
+    plugin("c", { preTool: () => ({ kind: "deny", reason: "second" }) }),
+  ], config());
+  deepStrictEqual(r.preTool(EV, ctxFor(r)), { kind: "deny", reason: "first" });
+});
+
+Deno.test("Registry.preTool(): the last rewrite wins; no opinion gives null", () => {
+  const rewrite = (cmd: string): Partial<Plugin> => ({
+    preTool: (): PreToolDecision => ({ kind: "rewrite", input: { command: cmd }, reason: cmd }),
+  });
+  const r = new Registry([plugin("a", rewrite("one")), plugin("b", rewrite("two"))], config());
+  deepStrictEqual(r.preTool(EV, ctxFor(r)), {
+    kind: "rewrite",
+    input: { command: "two" },
+    reason: "two",
+  });
+  const silent = new Registry([plugin("a", { preTool: () => null })], config());
+  strictEqual(silent.preTool(EV, ctxFor(silent)), null);
+});
+
+Deno.test("Registry isolates a plugin that throws: dropped for that event, error kept", () => {
+  const r = new Registry([
+    plugin("bad", {
+      preTool: () => {
+        throw new Error("boom");
+      },
+    }),
+    plugin("good", { preTool: () => ({ kind: "deny", reason: "still answers" }) }),
+  ], config());
+  deepStrictEqual(r.preTool(EV, ctxFor(r)), { kind: "deny", reason: "still answers" });
+  strictEqual(r.errors.length, 1);
+  strictEqual(r.errors[0].plugin, "bad");
+  strictEqual(r.errors[0].event, "preTool");
+});
+
+Deno.test("Registry.postTool() concatenates contexts under the budget; last output wins", () => {
+  const r = new Registry([
+    plugin("a", { postTool: () => ({ context: "alpha" }) }),
+    plugin("b", { postTool: () => ({ context: "beta", output: { stdout: "x" } }) }),
+    plugin("c", { postTool: () => ({ output: { stdout: "y" } }) }),
+  ], config());
+  const ev = { ...EV, output: {} };
+  deepStrictEqual(r.postTool(ev, ctxFor(r), 100), {
+    context: "alpha\nbeta",
+    output: { stdout: "y" },
+  });
+  deepStrictEqual(r.postTool(ev, ctxFor(r), 7), { context: "alpha\nb", output: { stdout: "y" } });
+  const none = new Registry([plugin("a", { postTool: () => null })], config());
+  strictEqual(none.postTool(ev, ctxFor(none), 100), null);
+});
+
+Deno.test("Registry.inject() emits by priority while the budget lasts", () => {
+  const inj = (text: string, priority: number): Partial<Plugin> => ({
+    sessionStart: (): Injection => ({ text, priority }),
+  });
+  const r = new Registry([
+    plugin("low", inj("low priority text", 1)),
+    plugin("high", inj("high", 9)),
+    plugin("mid", inj("middle", 5)),
+  ], config());
+  strictEqual(r.inject("sessionStart", SESSION, ctxFor(r), 100), "high\nmiddle\nlow priority text");
+  strictEqual(r.inject("sessionStart", SESSION, ctxFor(r), 12), "high\nmiddle");
+  strictEqual(r.inject("sessionStart", SESSION, ctxFor(r), 3), null);
+});
+
+Deno.test("makeCtx() routes record() to every plugin that persists measurements", () => {
+  const seen: string[] = [];
+  const r = new Registry([
+    plugin("a", { onMeasurement: (m) => void seen.push(`a:${m.family}`) }),
+    plugin("b", { onMeasurement: (m) => void seen.push(`b:${m.family}`) }),
+  ], config());
+  ctxFor(r).record({
+    surface: "cli",
+    plugin: "cmd",
+    family: "git log",
+    command: "git log",
+    rtokCommand: "rtok git log",
+    project: "/",
+    session: null,
+    turn: null,
+    rawChars: 10,
+    emittedChars: 5,
+    textClass: "log",
+    stage: "filter",
+    lossy: false,
+    archiveId: null,
+    exitCode: 0,
+    elapsedMs: 1,
+    passthrough: null,
+  });
+  deepStrictEqual(seen, ["a:git log", "b:git log"]);
+});
+
+Deno.test("Registry.keepRaw() falls through a failing archive and reports null", async () => {
+  const r = new Registry([
+    plugin("broken", { keepRaw: () => Promise.reject(new Error("disk full")) }),
+  ], config());
+  const id = await r.keepRaw(new Uint8Array([1]), {
+    command: "x",
+    cwd: "/",
+    exitCode: 0,
+    family: "x",
+  }, ctxFor(r));
+  strictEqual(id, null);
+  strictEqual(r.errors[0].event, "keepRaw");
+});

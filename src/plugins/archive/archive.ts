@@ -1,0 +1,191 @@
+/**
+ * Raw-output escrow: the bytes a filter cut, kept byte for byte under
+ * `$RTOK_HOME/archive/<sha256>` (owner-only), indexed in the store, bounded in age and total
+ * size on every write.
+ *
+ * @module
+ */
+
+import { joinPath } from "../../core/paths.ts";
+import type { RawMeta } from "../../core/plugin.ts";
+import type { Store } from "../../core/store.ts";
+
+/** Hex digits of the sha256 that make an archive id. */
+export const ID_LENGTH = 12;
+
+/** Retention limits, from `[archive]` in config. */
+export interface ArchiveLimits {
+  /** Outputs older than this many days go on the next write. */
+  readonly maxAgeDays: number;
+  /** The archive's total size cap in MiB; the oldest outputs go first. */
+  readonly maxTotalMb: number;
+}
+
+/** An archived output's index row. */
+export interface ArchivedOutput {
+  /** The id (`rtok expand <id>`). */
+  readonly id: string;
+  /** The full sha256 of the bytes, hex. */
+  readonly sha256: string;
+  /** Size in bytes. */
+  readonly size: number;
+  /** The command that printed them. */
+  readonly command: string;
+  /** Where it ran. */
+  readonly cwd: string;
+  /** Its exit code. */
+  readonly exitCode: number | null;
+  /** The filter whose cut sent it here. */
+  readonly family: string | null;
+  /** When it was (last) archived, epoch ms. */
+  readonly created: number;
+}
+
+/** The archive directory inside `home`. */
+export function archiveDir(home: string): string {
+  return joinPath(home, "archive");
+}
+
+/** The hex sha256 of `bytes`. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The archive id of `bytes`: the first {@linkcode ID_LENGTH} hex digits of their sha256. */
+export async function archiveId(bytes: Uint8Array): Promise<string> {
+  return (await sha256Hex(bytes)).slice(0, ID_LENGTH);
+}
+
+/** The one line that ends a lossy output: what was cut and the command that brings it back. */
+export function pointerLine(cut: readonly string[], id: string): string {
+  return `[rtok: cut ${cut.join(", ")}; raw: rtok expand ${id}]`;
+}
+
+/**
+ * Keeps `bytes` and returns their id. The same bytes archived again share one file and have
+ * their age renewed. Retention runs in the same write.
+ */
+export async function keepRaw(
+  store: Store,
+  home: string,
+  bytes: Uint8Array,
+  meta: RawMeta,
+  limits: ArchiveLimits,
+  now: number = Date.now(),
+): Promise<string> {
+  const sha = await sha256Hex(bytes);
+  const id = sha.slice(0, ID_LENGTH);
+  const dir = archiveDir(home);
+  await ensurePrivateDir(dir);
+  const file = joinPath(dir, sha);
+  if (!(await exists(file))) {
+    const tmp = joinPath(dir, `.${sha}.${Deno.pid}.tmp`);
+    await Deno.writeFile(tmp, bytes, { mode: 0o600 });
+    await Deno.rename(tmp, file);
+  }
+  const doomed = store.write((db) => {
+    db.prepare(
+      `INSERT INTO archive (id, sha256, size, command, cwd, exit_code, family, created)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET created = excluded.created, command = excluded.command,
+         cwd = excluded.cwd, exit_code = excluded.exit_code, family = excluded.family`,
+    ).run(id, sha, bytes.byteLength, meta.command, meta.cwd, meta.exitCode, meta.family, now);
+    return expire(store, id, limits, now);
+  });
+  for (const old of doomed) await Deno.remove(joinPath(dir, old)).catch(() => {});
+  return id;
+}
+
+// Deletes index rows past the age or size limit (never `keep`); returns their files' names.
+function expire(store: Store, keep: string, limits: ArchiveLimits, now: number): string[] {
+  const db = store.db;
+  const cutoff = now - limits.maxAgeDays * 86_400_000;
+  const doomed = db.prepare("SELECT sha256 FROM archive WHERE created < ? AND id != ?")
+    .all(cutoff, keep).map((r) => String((r as { sha256: string }).sha256));
+  db.prepare("DELETE FROM archive WHERE created < ? AND id != ?").run(cutoff, keep);
+  const cap = limits.maxTotalMb * 1024 * 1024;
+  const total = Number(
+    (db.prepare("SELECT coalesce(sum(size), 0) AS n FROM archive").get() as { n: number }).n,
+  );
+  if (total <= cap) return doomed;
+  let over = total - cap;
+  const oldest = db.prepare(
+    "SELECT id, sha256, size FROM archive WHERE id != ? ORDER BY created, id",
+  ).all(keep) as { id: string; sha256: string; size: number }[];
+  const remove = db.prepare("DELETE FROM archive WHERE id = ?");
+  for (const row of oldest) {
+    if (over <= 0) break;
+    remove.run(row.id);
+    doomed.push(row.sha256);
+    over -= Number(row.size);
+  }
+  return doomed;
+}
+
+/**
+ * The archived output whose id is `id` or starts with it (at least 6 hex digits). Throws a
+ * `RangeError` for an unknown or ambiguous id.
+ */
+export function findArchived(store: Store, id: string): ArchivedOutput {
+  if (!/^[0-9a-f]{6,64}$/.test(id)) {
+    throw new RangeError(
+      `No archived output with id "${id}": an id is 6 to 64 hex digits, as printed after "rtok expand"`,
+    );
+  }
+  const rows = store.db.prepare(
+    `SELECT id, sha256, size, command, cwd, exit_code AS exitCode, family, created
+     FROM archive WHERE sha256 LIKE ? || '%' LIMIT 2`,
+  ).all(id) as unknown as ArchivedOutput[];
+  if (rows.length === 0) {
+    throw new RangeError(
+      `No archived output with id "${id}": it never existed or retention removed it; run the command again`,
+    );
+  }
+  if (rows.length > 1) {
+    throw new RangeError(`Archive id "${id}" is ambiguous: give more of its digits`);
+  }
+  return rows[0];
+}
+
+/** The archived bytes, checked against their sha256. */
+export async function readArchived(home: string, out: ArchivedOutput): Promise<Uint8Array> {
+  const file = joinPath(archiveDir(home), out.sha256);
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(file);
+  } catch (e) {
+    throw new Error(`Cannot read archived output ${out.id} ("${file}"): ${(e as Error).message}`);
+  }
+  if ((await sha256Hex(bytes)) !== out.sha256) {
+    throw new Error(`Archived output ${out.id} ("${file}") is damaged: its sha256 no longer matches`);
+  }
+  return bytes;
+}
+
+/** Records that an archived output was asked for again (the expand rate's numerator). */
+export function recordExpand(store: Store, id: string, surface: string): void {
+  store.write((db) => {
+    db.prepare("INSERT INTO expands (ts, archive_id, surface) VALUES (?, ?, ?)")
+      .run(Date.now(), id, surface);
+  });
+}
+
+async function ensurePrivateDir(dir: string): Promise<void> {
+  try {
+    await Deno.mkdir(dir, { mode: 0o700 });
+    await Deno.chmod(dir, 0o700);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * `rtok gain`: SQL over the ledger. The percentage is token-weighted (saved ÷ raw over all
+ * rows), so one large output outweighs many small ones, as it does in the context window.
+ *
+ * @module
+ */
+
+import type { Store } from "../../core/store.ts";
+
+/** Which rows a report covers. */
+export interface Scope {
+  /** Only runs in this directory or below it; `null` for every project. */
+  readonly project: string | null;
+}
+
+/** Token totals over some rows. */
+export interface Totals {
+  /** Runs. */
+  readonly runs: number;
+  /** Estimated tokens the tools printed (after stage 1). */
+  readonly rawTokens: number;
+  /** Estimated tokens rtok emitted. */
+  readonly emittedTokens: number;
+  /** raw − emitted. */
+  readonly savedTokens: number;
+  /** saved ÷ raw × 100, or 0 with no raw tokens. */
+  readonly savedPct: number;
+  /** Total wall time, milliseconds. */
+  readonly elapsedMs: number;
+}
+
+/** Totals for one command family. */
+export interface CommandTotals extends Totals {
+  /** The family: "git log", "grep", or a passthrough tool's name. */
+  readonly command: string;
+}
+
+/** The summary report. */
+export interface GainSummary extends Totals {
+  /** The project subtree, or `null` for all projects. */
+  readonly project: string | null;
+  /** Runs whose output a filter changed. */
+  readonly filtered: number;
+  /** Runs passed through unchanged. */
+  readonly passedThrough: number;
+  /** Runs where something was cut (and archived). */
+  readonly lossy: number;
+  /** Recorded filter failures. */
+  readonly failures: number;
+  /** Per family, most tokens saved first. */
+  readonly commands: readonly CommandTotals[];
+}
+
+/** Totals for one day, week or month. */
+export interface PeriodTotals extends Totals {
+  /** `2026-12-03`, `2026-W48`, `2026-12`. */
+  readonly period: string;
+}
+
+/** One ledger row, for `--history`. */
+export interface HistoryRow {
+  /** When, ISO 8601 UTC. */
+  readonly time: string;
+  /** The command as given. */
+  readonly command: string;
+  /** Its family. */
+  readonly family: string;
+  /** Estimated raw tokens. */
+  readonly rawTokens: number;
+  /** Estimated emitted tokens. */
+  readonly emittedTokens: number;
+  /** The stage that acted. */
+  readonly stage: string;
+  /** True when something was cut. */
+  readonly lossy: boolean;
+  /** The archive id, when the raw bytes were kept. */
+  readonly archiveId: string | null;
+  /** The tool's exit code. */
+  readonly exitCode: number | null;
+  /** Wall time, milliseconds. */
+  readonly elapsedMs: number;
+  /** Why it was not filtered, when it was not. */
+  readonly passthrough: string | null;
+}
+
+/** One recorded filter failure, for `--failures`. */
+export interface FailureRow {
+  /** When, ISO 8601 UTC. */
+  readonly time: string;
+  /** The family whose filter threw. */
+  readonly family: string;
+  /** The command as given. */
+  readonly command: string;
+  /** What it threw. */
+  readonly error: string;
+  /** True when the raw output still arrived. */
+  readonly fallbackOk: boolean;
+}
+
+/** How periods are bucketed. */
+export type Period = "daily" | "weekly" | "monthly";
+
+const PERIOD_FORMAT: Record<Period, string> = {
+  daily: "%Y-%m-%d",
+  weekly: "%Y-W%W",
+  monthly: "%Y-%m",
+};
+
+const TOTALS_SQL = `count(*) AS runs, coalesce(sum(raw_tokens), 0) AS rawTokens,
+  coalesce(sum(emitted_tokens), 0) AS emittedTokens, coalesce(sum(elapsed_ms), 0) AS elapsedMs`;
+
+// GLOB, not LIKE: `_` and `%` are ordinary in paths; GLOB's own metacharacters are escaped.
+function where(scope: Scope): { sql: string; params: string[] } {
+  if (!scope.project) return { sql: "", params: [] };
+  const root = scope.project.replace(/\/+$/, "") || "/";
+  const escaped = root.replace(/[*?[]/g, (c) => `[${c}]`);
+  return {
+    sql: "WHERE (project = ? OR project GLOB ?)",
+    params: [root, `${escaped === "/" ? "" : escaped}/*`],
+  };
+}
+
+function totals(row: Record<string, unknown>): Totals {
+  const raw = Number(row.rawTokens);
+  const emitted = Number(row.emittedTokens);
+  const saved = raw - emitted;
+  return {
+    runs: Number(row.runs),
+    rawTokens: raw,
+    emittedTokens: emitted,
+    savedTokens: saved,
+    savedPct: raw > 0 ? Math.round((saved / raw) * 1000) / 10 : 0,
+    elapsedMs: Math.round(Number(row.elapsedMs)),
+  };
+}
+
+/** Totals, counts and the per-command table. */
+export function gainSummary(store: Store, scope: Scope): GainSummary {
+  const w = where(scope);
+  const all = store.db.prepare(
+    `SELECT ${TOTALS_SQL}, coalesce(sum(passthrough IS NULL), 0) AS filtered,
+       coalesce(sum(lossy), 0) AS lossy FROM runs ${w.sql}`,
+  ).get(...w.params) as Record<string, unknown>;
+  const commands = (store.db.prepare(
+    `SELECT family AS command, ${TOTALS_SQL} FROM runs ${w.sql} GROUP BY family`,
+  ).all(...w.params) as Record<string, unknown>[])
+    .map((r) => ({ command: String(r.command), ...totals(r) }))
+    .sort((a, b) => b.savedTokens - a.savedTokens || b.runs - a.runs || a.command.localeCompare(b.command));
+  const failures = store.db.prepare("SELECT count(*) AS n FROM failures").get() as { n: number };
+  const t = totals(all);
+  return {
+    project: scope.project,
+    ...t,
+    filtered: Number(all.filtered),
+    passedThrough: t.runs - Number(all.filtered),
+    lossy: Number(all.lossy),
+    failures: Number(failures.n),
+    commands,
+  };
+}
+
+/** Totals per day, week or month (local time), newest first. */
+export function gainPeriods(store: Store, scope: Scope, period: Period): PeriodTotals[] {
+  const w = where(scope);
+  const rows = store.db.prepare(
+    `SELECT strftime('${PERIOD_FORMAT[period]}', ts / 1000, 'unixepoch', 'localtime') AS period,
+       ${TOTALS_SQL} FROM runs ${w.sql} GROUP BY period ORDER BY period DESC`,
+  ).all(...w.params) as Record<string, unknown>[];
+  return rows.map((r) => ({ period: String(r.period), ...totals(r) }));
+}
+
+/** The newest `limit` runs, newest first. */
+export function gainHistory(store: Store, scope: Scope, limit: number): HistoryRow[] {
+  const w = where(scope);
+  const rows = store.db.prepare(
+    `SELECT ts, command, family, raw_tokens, emitted_tokens, stage, lossy, archive_id, exit_code,
+       elapsed_ms, passthrough FROM runs ${w.sql} ORDER BY ts DESC, id DESC LIMIT ?`,
+  ).all(...w.params, limit) as Record<string, unknown>[];
+  return rows.map((r) => ({
+    time: new Date(Number(r.ts)).toISOString(),
+    command: String(r.command),
+    family: String(r.family),
+    rawTokens: Number(r.raw_tokens),
+    emittedTokens: Number(r.emitted_tokens),
+    stage: String(r.stage),
+    lossy: Number(r.lossy) === 1,
+    archiveId: r.archive_id === null ? null : String(r.archive_id),
+    exitCode: r.exit_code === null ? null : Number(r.exit_code),
+    elapsedMs: Number(r.elapsed_ms),
+    passthrough: r.passthrough === null ? null : String(r.passthrough),
+  }));
+}
+
+/** The newest `limit` filter failures, newest first. */
+export function gainFailures(store: Store, limit: number): FailureRow[] {
+  const rows = store.db.prepare(
+    `SELECT ts, family, command, error, fallback_ok FROM failures ORDER BY ts DESC, id DESC
+     LIMIT ?`,
+  ).all(limit) as Record<string, unknown>[];
+  return rows.map((r) => ({
+    time: new Date(Number(r.ts)).toISOString(),
+    family: String(r.family),
+    command: String(r.command),
+    error: String(r.error),
+    fallbackOk: Number(r.fallback_ok) === 1,
+  }));
+}

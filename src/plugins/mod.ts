@@ -1,0 +1,13 @@
+/**
+ * The built-in plugins.
+ *
+ * @module
+ */
+
+import type { Plugin } from "../core/plugin.ts";
+import { archivePlugin } from "./archive/mod.ts";
+import { cmdPlugin } from "./cmd/mod.ts";
+import { measurePlugin } from "./measure/mod.ts";
+
+/** Every built-in plugin; their ids and defaults match `CATALOGUE`. */
+export const BUILTIN_PLUGINS: readonly Plugin[] = [measurePlugin, cmdPlugin, archivePlugin];

@@ -1,0 +1,74 @@
+/**
+ * What every CLI surface starts from: home, config, registry, store, plugin context. Any of
+ * them failing costs one line on stderr, never the user's command.
+ *
+ * @module
+ */
+
+import { type Config, DEFAULT_CONFIG, loadConfig, rtokHome } from "../core/config.ts";
+import type { Ctx, Plugin } from "../core/plugin.ts";
+import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
+import type { Store } from "../core/store.ts";
+import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
+
+/** The loaded state of one invocation. */
+export interface Boot {
+  /** `$RTOK_HOME`, or `null` when it cannot be found. */
+  readonly home: string | null;
+  /** The effective config (the defaults when the file is bad). */
+  readonly config: Config;
+  /** The enabled plugins. */
+  readonly registry: Registry;
+}
+
+/** Prints one `rtok: …` line on stderr. */
+export function warn(message: string): void {
+  try {
+    Deno.stderr.writeSync(new TextEncoder().encode(`rtok: ${message}\n`));
+  } catch { /* stderr closed: nothing left to tell */ }
+}
+
+/**
+ * Finds home and loads config (a bad config is reported and the defaults are used), then
+ * builds the registry over `plugins` in catalogue order.
+ */
+export async function boot(plugins: readonly Plugin[] = BUILTIN_PLUGINS): Promise<Boot> {
+  let home: string | null = null;
+  let config = structuredClone(DEFAULT_CONFIG) as Config;
+  try {
+    home = rtokHome();
+    config = await loadConfig(home);
+  } catch (e) {
+    warn(`${(e as Error).message}; using the defaults (fix it, or see "rtok config")`);
+  }
+  const registry = new Registry(plugins, config, CATALOGUE.map((c) => c.id));
+  return { home, config, registry };
+}
+
+/**
+ * Opens the store, or reports why not and returns `null`. `node:sqlite` loads here, not at
+ * start-up, so a surface can start its real work first.
+ */
+export async function openStore(b: Boot): Promise<Store | null> {
+  if (b.home === null) return null;
+  try {
+    const { Store, storePath } = await import("../core/store.ts");
+    return Store.open(storePath(b.home));
+  } catch (e) {
+    warn((e as Error).message);
+    return null;
+  }
+}
+
+/** The plugin context for this invocation. */
+export function context(b: Boot, store: Store | null): Ctx {
+  return makeCtx(b.registry, { config: b.config, store, home: b.home ?? "" });
+}
+
+/** Reports plugin errors the registry caught (one line each) and forgets them. */
+export function reportPluginErrors(b: Boot): void {
+  for (const e of b.registry.errors.splice(0)) {
+    const message = e.error instanceof Error ? e.error.message : String(e.error);
+    warn(`plugin ${e.plugin} failed in ${e.event}: ${message}`);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The command list, and the version a test keeps equal to deno.json's.
+ *
+ * @module
+ */
+
+/** rtok's version. */
+export const VERSION = "0.1.0";
+
+/** `rtok --help`. */
+export const HELP = `rtok ${VERSION}: cut the tokens coding agents spend on tool output
+
+Usage:
+  rtok <tool> [args…]      run a tool; filter its output where rtok has a filter
+  rtok run -- <tool> …     the same, for a tool named like an rtok command
+  rtok gain                tokens saved, from the ledger (--help for the views)
+  rtok expand <id>         the raw output behind an "[rtok: cut …]" line
+  rtok config              where rtok keeps its state; the settings in effect
+  rtok --version
+
+Filtered: git log, git status, git diff, git show, git branch, grep, rg, ls, find,
+tree, diff. Every other command runs unchanged and is recorded as a passthrough.
+The tool's stdin, stderr and exit code are its own; what a filter cut is kept in the
+archive ($RTOK_HOME/archive, default ~/.rtok) and named on the output's last line.
+`;

@@ -1,0 +1,26 @@
+/**
+ * Writing to stdout the way a pipeline expects: every byte, and quietly nothing more once the
+ * reader has gone away (`rtok git log | head -3`).
+ *
+ * @module
+ */
+
+let closed = false;
+
+/** Writes all of `bytes` to stdout; after a broken pipe, further output is dropped. */
+export async function writeStdout(bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (!closed && off < bytes.byteLength) {
+    try {
+      off += await Deno.stdout.write(bytes.subarray(off));
+    } catch (e) {
+      if (!(e instanceof Deno.errors.BrokenPipe)) throw e;
+      closed = true;
+    }
+  }
+}
+
+/** Writes `text` to stdout as UTF-8. */
+export function print(text: string): Promise<void> {
+  return writeStdout(new TextEncoder().encode(text));
+}

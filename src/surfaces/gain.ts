@@ -1,0 +1,217 @@
+/**
+ * `rtok gain`: what the ledger says was saved, as text, JSON or CSV.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import {
+  type FailureRow,
+  gainFailures,
+  gainHistory,
+  gainPeriods,
+  gainSummary,
+  type GainSummary,
+  type HistoryRow,
+  type Period,
+  type PeriodTotals,
+} from "../plugins/measure/gain.ts";
+import { boot, openStore } from "./_boot.ts";
+import { print } from "./_io.ts";
+
+/** `rtok gain --help`. */
+export const GAIN_HELP = `rtok gain: token savings recorded in the ledger (estimates, by text class)
+
+Usage: rtok gain [--project] [--history [--limit N] | --daily | --weekly | --monthly | --failures]
+                 [--format text|json|csv]
+
+  --project     only runs in the current directory and below
+  --history     the newest runs, one per line (--limit N, default 20)
+  --daily       totals per day; --weekly per week; --monthly per month
+  --failures    filters that threw (their raw output went out instead)
+  --format      text (default), json or csv
+
+The numbers cover what the tools printed after rtok's stage-1 shaping (asking the tool
+for less); what stage 1 saved before the tool printed is not in them.
+`;
+
+/** Runs `rtok gain`; returns the exit code. */
+export async function main(args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      project: { type: "boolean" },
+      history: { type: "boolean" },
+      limit: { type: "string" },
+      daily: { type: "boolean" },
+      weekly: { type: "boolean" },
+      monthly: { type: "boolean" },
+      failures: { type: "boolean" },
+      format: { type: "string", default: "text" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    await print(GAIN_HELP);
+    return 0;
+  }
+  const format = values.format;
+  if (format !== "text" && format !== "json" && format !== "csv") {
+    throw new TypeError(`--format "${format}": expected text, json or csv`);
+  }
+  const limit = values.limit === undefined ? 20 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new TypeError(`--limit "${values.limit}": expected a whole number ≥ 1`);
+  }
+  const periods = (["daily", "weekly", "monthly"] as const).filter((p) => values[p]);
+  const views = [values.history, values.failures, periods.length > 0].filter(Boolean).length;
+  if (periods.length > 1 || views > 1) {
+    throw new TypeError(
+      "choose one of --history, --daily, --weekly, --monthly, --failures",
+    );
+  }
+  const b = await boot();
+  const store = await openStore(b);
+  if (!store) throw new Error("the ledger cannot be read (see the line above)");
+  const scope = { project: values.project ? Deno.cwd() : null };
+  try {
+    if (values.history) {
+      await print(render(format, gainHistory(store, scope, limit), historyText));
+    } else if (values.failures) {
+      await print(render(format, gainFailures(store, limit), failuresText));
+    } else if (periods.length) {
+      const rows = gainPeriods(store, scope, periods[0] as Period);
+      await print(render(format, rows, (r) => periodsText(r, periods[0] as Period)));
+    } else {
+      const summary = gainSummary(store, scope);
+      await print(
+        format === "text"
+          ? summaryText(summary)
+          : format === "json"
+          ? JSON.stringify({ estimated: true, ...summary }, null, 2) + "\n"
+          : csv(summary.commands),
+      );
+    }
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+function render<T extends object>(
+  format: "text" | "json" | "csv",
+  rows: readonly T[],
+  text: (rows: readonly T[]) => string,
+): string {
+  if (format === "json") return JSON.stringify(rows, null, 2) + "\n";
+  if (format === "csv") return csv(rows);
+  return text(rows);
+}
+
+/** Compact counts: 950, 12.3K, 4.1M. */
+export function human(n: number): string {
+  const abs = Math.abs(n);
+  if (abs < 1000) return String(n);
+  if (abs < 1_000_000) return `${(n / 1000).toFixed(1)}K`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+function ms(n: number): string {
+  return n < 1000 ? `${Math.round(n)}ms` : `${(n / 1000).toFixed(1)}s`;
+}
+
+// The first `left` columns are text, left-aligned; the rest are numbers.
+function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  left = 1,
+): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => (i < left ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+/** The summary as text. */
+export function summaryText(s: GainSummary): string {
+  const scope = s.project ? `project ${s.project}` : "all projects";
+  const avg = s.runs ? s.elapsedMs / s.runs : 0;
+  const head = [
+    `rtok gain · ${scope} · estimated tokens`,
+    "",
+    `runs     ${s.runs}  (${s.filtered} filtered, ${s.passedThrough} passed through, ${s.lossy} cut and archived)`,
+    `in       ${human(s.rawTokens)} tokens printed by the tools`,
+    `out      ${human(s.emittedTokens)} tokens emitted by rtok`,
+    `saved    ${human(s.savedTokens)} tokens (${s.savedPct.toFixed(1)}%)`,
+    `time     ${ms(s.elapsedMs)} in all, ${ms(avg)} per run`,
+    ...(s.failures ? [`failures ${s.failures} (rtok gain --failures)`] : []),
+    "",
+  ].join("\n") + "\n";
+  if (s.commands.length === 0) return head + "No runs recorded yet: try `rtok git status`.\n";
+  return head + table(
+    ["command", "runs", "in", "out", "saved", "saved%", "avg"],
+    s.commands.map((c) => [
+      c.command,
+      String(c.runs),
+      human(c.rawTokens),
+      human(c.emittedTokens),
+      human(c.savedTokens),
+      `${c.savedPct.toFixed(1)}%`,
+      ms(c.runs ? c.elapsedMs / c.runs : 0),
+    ]),
+  );
+}
+
+function historyText(rows: readonly HistoryRow[]): string {
+  if (rows.length === 0) return "No runs recorded yet.\n";
+  return table(
+    ["time (UTC)", "command", "in", "out", "stage", "archive", "exit"],
+    rows.map((r) => [
+      r.time.slice(0, 19).replace("T", " "),
+      r.command.length > 48 ? r.command.slice(0, 47) + "…" : r.command,
+      human(r.rawTokens),
+      human(r.emittedTokens),
+      r.passthrough ? "passthrough" : r.stage,
+      r.archiveId ?? "",
+      r.exitCode === null ? "signal" : String(r.exitCode),
+    ]),
+    2,
+  );
+}
+
+function periodsText(rows: readonly PeriodTotals[], period: Period): string {
+  if (rows.length === 0) return "No runs recorded yet.\n";
+  return table(
+    [period === "daily" ? "day" : period === "weekly" ? "week" : "month", "runs", "in", "out", "saved", "saved%"],
+    rows.map((r) => [
+      r.period,
+      String(r.runs),
+      human(r.rawTokens),
+      human(r.emittedTokens),
+      human(r.savedTokens),
+      `${r.savedPct.toFixed(1)}%`,
+    ]),
+  );
+}
+
+function failuresText(rows: readonly FailureRow[]): string {
+  if (rows.length === 0) return "No filter failures recorded.\n";
+  return rows.map((r) =>
+    `${r.time.slice(0, 19).replace("T", " ")}  ${r.family}  ${r.command}\n  ${r.error}\n`
+  ).join("");
+}
+
+/** Rows as CSV with a header line; fields quoted where needed. */
+export function csv(rows: readonly object[]): string {
+  if (rows.length === 0) return "";
+  const keys = Object.keys(rows[0]);
+  const cell = (v: unknown) => {
+    const s = v === null || v === undefined ? "" : String(v);
+    return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+  };
+  return [keys.join(","), ...rows.map((r) => keys.map((k) => cell((r as Record<string, unknown>)[k])).join(","))]
+    .join("\n") + "\n";
+}

@@ -1,0 +1,347 @@
+/**
+ * `rtok <tool> [args…]`: runs the tool as if it ran alone (stdin, stderr, exit code and
+ * signals untouched), filters its stdout where a filter exists, archives what was cut,
+ * and records one ledger row.
+ *
+ * @module
+ */
+
+import { neverWorse } from "../core/guard.ts";
+import type { CommandFilter, Filtered } from "../core/filter.ts";
+import type { Measurement, Plugin, Stage } from "../core/plugin.ts";
+import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
+import type { Store } from "../core/store.ts";
+import { quoteArgv } from "../core/shell.ts";
+import type { TextClass } from "../core/tokens.ts";
+import { archiveId, pointerLine } from "../plugins/archive/archive.ts";
+import { familyOf } from "../plugins/cmd/match.ts";
+import { type Boot, boot, context, openStore, reportPluginErrors, warn } from "./_boot.ts";
+import { print, writeStdout } from "./_io.ts";
+
+/** How a run ended: an exit code, or the signal that killed the tool. */
+export type Outcome = { readonly code: number; readonly signal: Deno.Signal | null };
+
+// Signals a terminal sends to the whole process group reach the tool without our help.
+const FORWARDED: readonly Deno.Signal[] = ["SIGTERM", "SIGHUP"];
+
+/**
+ * Runs `argv` through its filter and returns how the tool ended. `plugins` defaults to the
+ * built-ins; a program built on rtok's library passes its own.
+ */
+export async function main(
+  argv: readonly string[],
+  plugins: readonly Plugin[] = BUILTIN_PLUGINS,
+): Promise<Outcome> {
+  const started = performance.now();
+  const b = await boot(plugins);
+  const plan = planRun(b, argv);
+  // A person at a terminal gets an unfiltered tool's own terminal behaviour (colour, columns).
+  const toTerminal = plan.filter === null && Deno.stdout.isTerminal();
+  const child = spawn(argv[0], plan.runArgs, toTerminal);
+  if (!child.ok) {
+    warn(child.message);
+    const store = await openStore(b);
+    record(b, store, argv, plan, started, {
+      rawChars: 0,
+      emitted: 0,
+      stage: "none",
+      lossy: false,
+      archiveId: null,
+      exitCode: child.code,
+      passthrough: plan.passthrough ?? "command did not start",
+    });
+    return { code: child.code, signal: null };
+  }
+  const stopForwarding = forwardSignals(child.process);
+  // The store (and node:sqlite) loads while the tool runs, off the critical path.
+  const storeReady = openStore(b);
+  const capture = await collect(child.process, plan.filter ? b.config.cmd.maxFilterMb : -1);
+  const status = await child.process.status;
+  const store = await storeReady;
+  stopForwarding();
+  const exitCode = status.signal ? null : status.code;
+  let result: Written;
+  if (capture.streamed || !plan.filter) {
+    result = {
+      rawChars: capture.bytes,
+      emitted: capture.bytes,
+      stage: plan.shaped ? "shape" : "none",
+      lossy: false,
+      archiveId: null,
+      exitCode,
+      passthrough: toTerminal
+        ? "stdout is a terminal (not measured)"
+        : plan.passthrough ?? `output over ${b.config.cmd.maxFilterMb} MiB`,
+    };
+  } else {
+    result = await filterAndWrite(b, store, argv, plan, capture.raw, exitCode ?? status.code);
+  }
+  record(b, store, argv, plan, started, result);
+  // No close: the process exits next, and closing would checkpoint the WAL on every run.
+  return { code: status.code, signal: status.signal };
+}
+
+interface Plan {
+  readonly filter: CommandFilter | null;
+  /** What the filter receives as its args (after stage 1). */
+  readonly filterArgs: readonly string[];
+  /** The tool's arguments as run. */
+  readonly runArgs: readonly string[];
+  readonly shaped: boolean;
+  readonly passthrough: string | null;
+  readonly family: string;
+}
+
+function planRun(b: Boot, argv: readonly string[]): Plan {
+  const match = b.registry.commandFilter(argv);
+  const family = match?.filter.name ?? familyOf(argv);
+  const plain = {
+    filter: null,
+    filterArgs: [],
+    runArgs: argv.slice(1),
+    shaped: false,
+    family,
+  };
+  if (!match) return { ...plain, passthrough: "no filter" };
+  const reason = match.filter.passthrough?.(match.args) ?? null;
+  if (reason) return { ...plain, passthrough: reason };
+  const shaped = match.filter.shape?.(match.args) ?? null;
+  const filterArgs = shaped ?? match.args;
+  return {
+    filter: match.filter,
+    filterArgs,
+    runArgs: [...match.prefix.slice(1), ...filterArgs],
+    shaped: shaped !== null,
+    passthrough: null,
+    family,
+  };
+}
+
+type Spawned =
+  | { ok: true; process: Deno.ChildProcess }
+  | { ok: false; code: number; message: string };
+
+// `exec` through sh keeps the tool's argv[0] as typed (Deno would pass the resolved path,
+// which the tool then prints in its messages), and gives the shell's own "not found" (127)
+// and "permission denied" (126); sh is replaced by the tool, so signals and exit codes are
+// the tool's.
+const SH = "/bin/sh";
+const EXEC = 'exec "$0" "$@"';
+
+function spawn(tool: string, args: readonly string[], inheritStdout: boolean): Spawned {
+  const viaShell = Deno.build.os !== "windows";
+  try {
+    const process = new Deno.Command(viaShell ? SH : tool, {
+      args: viaShell ? ["-c", EXEC, tool, ...args] : [...args],
+      stdin: "inherit",
+      stdout: inheritStdout ? "inherit" : "piped",
+      stderr: "inherit",
+    }).spawn();
+    return { ok: true, process };
+  } catch (e) {
+    const what = viaShell ? SH : tool;
+    if (e instanceof Deno.errors.NotFound) {
+      return { ok: false, code: 127, message: `${what}: command not found` };
+    }
+    return { ok: false, code: 126, message: `${what}: cannot run: ${(e as Error).message}` };
+  }
+}
+
+function forwardSignals(child: Deno.ChildProcess): () => void {
+  const handlers = FORWARDED.map((sig) => {
+    const handler = () => {
+      try {
+        child.kill(sig);
+      } catch { /* already gone */ }
+    };
+    Deno.addSignalListener(sig, handler);
+    return [sig, handler] as const;
+  });
+  return () => {
+    for (const [sig, handler] of handlers) Deno.removeSignalListener(sig, handler);
+  };
+}
+
+interface Capture {
+  /** The whole stdout, when it was held (never when streamed). */
+  readonly raw: Uint8Array;
+  /** Bytes the tool printed. */
+  readonly bytes: number;
+  /** True when stdout went straight out, unfiltered. */
+  readonly streamed: boolean;
+}
+
+/**
+ * Reads the tool's stdout. With `capMb` ≥ 0 it is held for the filter until it passes the
+ * cap; from then on, and always with `capMb` < 0, it streams straight out, so memory stays
+ * bounded whatever the size.
+ */
+async function collect(child: Deno.ChildProcess, capMb: number): Promise<Capture> {
+  if (child.stdout === null) return { raw: new Uint8Array(), bytes: 0, streamed: true };
+  const cap = capMb * 1024 * 1024;
+  let held: Uint8Array[] = [];
+  let bytes = 0;
+  let streamed = capMb < 0;
+  for await (const chunk of child.stdout) {
+    bytes += chunk.byteLength;
+    if (streamed) {
+      await writeStdout(chunk);
+      continue;
+    }
+    held.push(chunk);
+    if (bytes > cap) {
+      streamed = true;
+      for (const c of held) await writeStdout(c);
+      held = [];
+    }
+  }
+  return { raw: streamed ? new Uint8Array() : concat(held, bytes), bytes, streamed };
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const all = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    all.set(c, off);
+    off += c.byteLength;
+  }
+  return all;
+}
+
+interface Written {
+  readonly rawChars: number;
+  readonly emitted: number;
+  readonly stage: Stage;
+  readonly lossy: boolean;
+  readonly archiveId: string | null;
+  readonly exitCode: number | null;
+  readonly passthrough: string | null;
+  readonly textClass?: TextClass;
+}
+
+/** Decodes `raw` as text, or returns `null` for binary bytes (NUL or invalid UTF-8). */
+export function decodeText(raw: Uint8Array): string | null {
+  if (raw.includes(0)) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(raw);
+  } catch {
+    return null;
+  }
+}
+
+async function filterAndWrite(
+  b: Boot,
+  store: Store | null,
+  argv: readonly string[],
+  plan: Plan,
+  raw: Uint8Array,
+  exitCode: number,
+): Promise<Written> {
+  const filter = plan.filter!;
+  const base = {
+    rawChars: raw.byteLength,
+    emitted: raw.byteLength,
+    stage: (plan.shaped ? "shape" : "none") as Stage,
+    lossy: false,
+    archiveId: null,
+    exitCode,
+    passthrough: null,
+    textClass: filter.textClass,
+  };
+  const text = decodeText(raw);
+  if (text === null) {
+    await writeStdout(raw);
+    return { ...base, passthrough: "binary output" };
+  }
+  const counted = { ...base, rawChars: text.length, emitted: text.length };
+  const ctx = context(b, store);
+  let filtered: Filtered;
+  try {
+    filtered = filter.filter(text, { args: plan.filterArgs, shaped: plan.shaped, exitCode });
+  } catch (e) {
+    b.registry.failure({
+      surface: "cli",
+      plugin: "cmd",
+      family: filter.name,
+      command: quoteArgv(argv),
+      error: (e as Error)?.stack?.split("\n").slice(0, 3).join(" | ") ?? String(e),
+      fallbackOk: true,
+    }, ctx);
+    await writeStdout(raw);
+    return { ...counted, passthrough: "filter failed (see rtok gain --failures)" };
+  }
+  const lossy = filtered.cut.length > 0;
+  const candidate = lossy
+    ? ensureNewline(filtered.text) + pointerLine(filtered.cut, await archiveId(raw)) + "\n"
+    : filtered.text;
+  const guarded = neverWorse(text, candidate, filter.textClass);
+  if (!guarded.kept) {
+    await writeStdout(raw);
+    return counted;
+  }
+  const kept = await b.registry.keepRaw(raw, {
+    command: quoteArgv(argv),
+    cwd: Deno.cwd(),
+    exitCode,
+    family: filter.name,
+  }, ctx);
+  if (lossy && kept === null) {
+    reportPluginErrors(b);
+    warn("the raw output could not be archived, so it is printed whole");
+    await writeStdout(raw);
+    return counted;
+  }
+  await print(guarded.text);
+  return {
+    ...counted,
+    emitted: guarded.text.length,
+    stage: plan.shaped ? "shape+filter" : "filter",
+    lossy,
+    archiveId: kept,
+  };
+}
+
+function ensureNewline(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : text + "\n";
+}
+
+function record(
+  b: Boot,
+  store: Store | null,
+  argv: readonly string[],
+  plan: Plan,
+  started: number,
+  w: Written,
+): void {
+  const ctx = context(b, store);
+  const m: Measurement = {
+    surface: "cli",
+    plugin: "cmd",
+    family: plan.family,
+    command: quoteArgv(argv),
+    rtokCommand: "rtok " + quoteArgv(argv),
+    project: safeCwd(),
+    session: null,
+    turn: null,
+    rawChars: w.rawChars,
+    emittedChars: w.emitted,
+    textClass: w.textClass ?? plan.filter?.textClass ?? "log",
+    stage: w.stage,
+    lossy: w.lossy,
+    archiveId: w.archiveId,
+    exitCode: w.exitCode,
+    elapsedMs: performance.now() - started,
+    passthrough: w.passthrough,
+  };
+  ctx.record(m);
+  reportPluginErrors(b);
+}
+
+function safeCwd(): string {
+  try {
+    return Deno.cwd();
+  } catch {
+    return "";
+  }
+}
