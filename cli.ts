@@ -6,46 +6,11 @@
  */
 
 import { HELP, VERSION } from "./src/surfaces/_help.ts";
+import { type Outcome, revokeAllBut, RUN_SURFACE, SURFACES } from "./src/surfaces/mod.ts";
 
-type Perm = "read" | "write" | "net" | "env" | "run" | "ffi" | "sys";
+export type { Outcome };
 
-interface SurfaceEntry {
-  readonly permissions: readonly Perm[];
-  readonly load: () => Promise<{ main(args: readonly string[]): Promise<number | Outcome> }>;
-}
-
-type Outcome = { readonly code: number; readonly signal: Deno.Signal | null };
-
-const ALL: readonly Perm[] = ["read", "write", "net", "env", "run", "ffi", "sys"];
-
-/** rtok's own subcommands; every other first word is a tool to run. */
-const SURFACES: Record<string, SurfaceEntry> = {
-  gain: {
-    permissions: ["read", "write", "env"],
-    load: () => import("./src/surfaces/gain.ts"),
-  },
-  expand: {
-    permissions: ["read", "write", "env"],
-    load: () => import("./src/surfaces/expand.ts"),
-  },
-  config: {
-    permissions: ["read", "env"],
-    load: () => import("./src/surfaces/config_cmd.ts"),
-  },
-};
-
-const RUN: SurfaceEntry = {
-  permissions: ["read", "write", "env", "run"],
-  load: () => import("./src/surfaces/run.ts"),
-};
-
-function revokeAllBut(keep: readonly Perm[]): void {
-  for (const name of ALL) {
-    if (!keep.includes(name)) Deno.permissions.revokeSync({ name });
-  }
-}
-
-/** Runs rtok with `args`; returns the exit code or the signal to re-raise. */
+/** Runs rtok with `args`; returns the exit code, or the signal to die by. */
 export async function main(args: readonly string[]): Promise<Outcome> {
   const [first, ...rest] = args;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
@@ -56,12 +21,15 @@ export async function main(args: readonly string[]): Promise<Outcome> {
     await Deno.stdout.write(new TextEncoder().encode(`rtok ${VERSION}\n`));
     return { code: 0, signal: null };
   }
-  const entry = SURFACES[first];
-  const surface = entry ?? RUN;
-  const surfaceArgs = entry ? rest : first === "run" ? rest.filter((a, i) => i > 0 || a !== "--") : args;
-  if (!entry && surfaceArgs.length === 0) {
-    throw new TypeError("rtok run: expected a command to run, like: rtok run -- git log");
+  const entry = Object.hasOwn(SURFACES, first) ? SURFACES[first] : null;
+  let surfaceArgs: readonly string[] = entry ? rest : args;
+  if (first === "run") {
+    surfaceArgs = rest[0] === "--" ? rest.slice(1) : rest;
+    if (surfaceArgs.length === 0) {
+      throw new TypeError("expected a command to run, like: rtok run -- git log");
+    }
   }
+  const surface = entry ?? RUN_SURFACE;
   revokeAllBut(surface.permissions);
   const mod = await surface.load();
   const result = await mod.main(surfaceArgs);

@@ -71,7 +71,9 @@ export async function loadConfig(home: string): Promise<Config> {
   try {
     text = await Deno.readTextFile(path);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return structuredClone(DEFAULT_CONFIG) as Config;
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) {
+      return structuredClone(DEFAULT_CONFIG) as Config;
+    }
     throw new Error(`Cannot read config "${path}": ${(e as Error).message}`);
   }
   return parseConfig(text, path);

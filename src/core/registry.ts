@@ -142,11 +142,11 @@ export class Registry {
     for (const p of this.enabled) this.guard(p, "preCompact", () => p.preCompact?.(ev, ctx));
   }
 
-  /** The first enabled plugin's filter for `argv`, or `null`. */
-  commandFilter(argv: readonly string[]): CommandMatch | null {
+  /** The first enabled plugin's filter for `argv` and that plugin's id, or `null`. */
+  commandFilter(argv: readonly string[]): { match: CommandMatch; plugin: string } | null {
     for (const p of this.enabled) {
-      const m = this.guard(p, "commandFilter", () => p.commandFilter?.(argv) ?? null);
-      if (m) return m;
+      const match = this.guard(p, "commandFilter", () => p.commandFilter?.(argv) ?? null);
+      if (match) return { match, plugin: p.manifest.id };
     }
     return null;
   }

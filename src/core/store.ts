@@ -49,10 +49,11 @@ export class Store {
       try {
         db?.close();
       } catch { /* already failing; the first error is the one to report */ }
-      throw new Error(
-        `Cannot open store "${path}": ${(e as Error).message}; ` +
-          "move the file aside (rtok starts a new one) or set RTOK_HOME",
-      );
+      const message = (e as Error).message;
+      const hint = /not a database|malformed|corrupt/i.test(message)
+        ? "move the file aside (rtok starts a new one) or set RTOK_HOME"
+        : "make its directory writable, or set RTOK_HOME to one that is";
+      throw new Error(`Cannot open store "${path}": ${message}; ${hint}`);
     }
   }
 

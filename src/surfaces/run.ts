@@ -17,9 +17,9 @@ import { archiveId, pointerLine } from "../plugins/archive/archive.ts";
 import { familyOf } from "../plugins/cmd/match.ts";
 import { type Boot, boot, context, openStore, reportPluginErrors, warn } from "./_boot.ts";
 import { print, writeStdout } from "./_io.ts";
+import type { Outcome } from "./mod.ts";
 
-/** How a run ended: an exit code, or the signal that killed the tool. */
-export type Outcome = { readonly code: number; readonly signal: Deno.Signal | null };
+export type { Outcome };
 
 // Signals a terminal sends to the whole process group reach the tool without our help.
 const FORWARDED: readonly Deno.Signal[] = ["SIGTERM", "SIGHUP"];
@@ -83,6 +83,8 @@ export async function main(
 
 interface Plan {
   readonly filter: CommandFilter | null;
+  /** The plugin whose filter it is ("cmd" for built-ins and passthroughs). */
+  readonly plugin: string;
   /** What the filter receives as its args (after stage 1). */
   readonly filterArgs: readonly string[];
   /** The tool's arguments as run. */
@@ -93,10 +95,12 @@ interface Plan {
 }
 
 function planRun(b: Boot, argv: readonly string[]): Plan {
-  const match = b.registry.commandFilter(argv);
+  const found = b.registry.commandFilter(argv);
+  const match = found?.match;
   const family = match?.filter.name ?? familyOf(argv);
   const plain = {
     filter: null,
+    plugin: found?.plugin ?? "cmd",
     filterArgs: [],
     runArgs: argv.slice(1),
     shaped: false,
@@ -109,6 +113,7 @@ function planRun(b: Boot, argv: readonly string[]): Plan {
   const filterArgs = shaped ?? match.args;
   return {
     filter: match.filter,
+    plugin: found!.plugin,
     filterArgs,
     runArgs: [...match.prefix.slice(1), ...filterArgs],
     shaped: shaped !== null,
@@ -262,7 +267,7 @@ async function filterAndWrite(
   } catch (e) {
     b.registry.failure({
       surface: "cli",
-      plugin: "cmd",
+      plugin: plan.plugin,
       family: filter.name,
       command: quoteArgv(argv),
       error: (e as Error)?.stack?.split("\n").slice(0, 3).join(" | ") ?? String(e),
@@ -280,6 +285,11 @@ async function filterAndWrite(
     await writeStdout(raw);
     return counted;
   }
+  // Without a store nothing can be kept, so nothing may be cut (the store's line said why).
+  if (lossy && store === null) {
+    await writeStdout(raw);
+    return counted;
+  }
   const kept = await b.registry.keepRaw(raw, {
     command: quoteArgv(argv),
     cwd: Deno.cwd(),
@@ -287,8 +297,8 @@ async function filterAndWrite(
     family: filter.name,
   }, ctx);
   if (lossy && kept === null) {
-    reportPluginErrors(b);
-    warn("the raw output could not be archived, so it is printed whole");
+    const why = b.registry.errors.splice(0).map((e) => (e.error as Error)?.message ?? e.error);
+    warn(`the raw output could not be archived (${why.join("; ")}), so it is printed whole`);
     await writeStdout(raw);
     return counted;
   }
@@ -317,7 +327,7 @@ function record(
   const ctx = context(b, store);
   const m: Measurement = {
     surface: "cli",
-    plugin: "cmd",
+    plugin: plan.plugin,
     family: plan.family,
     command: quoteArgv(argv),
     rtokCommand: "rtok " + quoteArgv(argv),

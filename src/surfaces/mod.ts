@@ -1,0 +1,52 @@
+/**
+ * The CLI's surfaces: which permissions each needs, and how it is loaded. `cli.ts` revokes
+ * every other permission before it loads one, so a surface cannot do what it does not need.
+ *
+ * @module
+ */
+
+/** A permission a surface may keep. */
+export type Perm = "read" | "write" | "net" | "env" | "run" | "ffi" | "sys";
+
+/** How a run ended: an exit code, or the signal that killed the tool. */
+export type Outcome = { readonly code: number; readonly signal: Deno.Signal | null };
+
+/** A surface: its permissions and its loader. */
+export interface SurfaceEntry {
+  /** What it keeps; everything else is revoked before it loads. */
+  readonly permissions: readonly Perm[];
+  /** Loads its module. */
+  readonly load: () => Promise<{ main(args: readonly string[]): Promise<number | Outcome> }>;
+}
+
+/** Every permission Deno has that rtok's install grants or could grant. */
+export const ALL_PERMISSIONS: readonly Perm[] = ["read", "write", "net", "env", "run", "ffi", "sys"];
+
+/** rtok's own subcommands; every other first word is a tool to run. */
+export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
+  gain: {
+    permissions: ["read", "write", "env"],
+    load: () => import("./gain.ts"),
+  },
+  expand: {
+    permissions: ["read", "write", "env"],
+    load: () => import("./expand.ts"),
+  },
+  config: {
+    permissions: ["read", "env"],
+    load: () => import("./config_cmd.ts"),
+  },
+};
+
+/** `rtok <tool> [args…]`: runs any program, so it keeps `run`. */
+export const RUN_SURFACE: SurfaceEntry = {
+  permissions: ["read", "write", "env", "run"],
+  load: () => import("./run.ts"),
+};
+
+/** Revokes every permission not in `keep`, for the rest of the process. */
+export function revokeAllBut(keep: readonly Perm[]): void {
+  for (const name of ALL_PERMISSIONS) {
+    if (!keep.includes(name)) Deno.permissions.revokeSync({ name });
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * Shared helpers for the cross-surface tests: run the real `rtok` in a child process, make
+ * temp homes and git repositories, read the ledger.
+ *
+ * @module
+ */
+
+import { DatabaseSync } from "node:sqlite";
+
+/** The CLI entry, as a path. */
+export const CLI: string = new URL("../cli.ts", import.meta.url).pathname;
+
+/** The permissions `rtok` runs with (the same list as the install task). */
+export const RTOK_PERMS: readonly string[] = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+];
+
+/** What a child process did. */
+export interface Ran {
+  /** Exit code (128+n after a signal). */
+  readonly code: number;
+  /** The signal that killed it, if one did. */
+  readonly signal: Deno.Signal | null;
+  /** Its stdout bytes. */
+  readonly stdout: Uint8Array;
+  /** Its stdout as text. */
+  readonly out: string;
+  /** Its stderr as text. */
+  readonly err: string;
+}
+
+/** Options for {@linkcode run}. */
+export interface RunOptions {
+  /** Working directory. */
+  readonly cwd?: string;
+  /** Extra environment. */
+  readonly env?: Record<string, string>;
+  /** Bytes for stdin. */
+  readonly stdin?: string | Uint8Array;
+}
+
+/** Runs a program to completion. */
+export async function run(cmd: string, args: readonly string[], opts: RunOptions = {}): Promise<Ran> {
+  const child = new Deno.Command(cmd, {
+    args: [...args],
+    cwd: opts.cwd,
+    env: { NO_COLOR: "1", ...opts.env },
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (opts.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin);
+    await w.close();
+  }
+  const o = await child.output();
+  return {
+    code: o.code,
+    signal: o.signal,
+    stdout: o.stdout,
+    out: new TextDecoder().decode(o.stdout),
+    err: new TextDecoder().decode(o.stderr),
+  };
+}
+
+/** Runs `rtok args…` with `RTOK_HOME=home`. */
+export function rtok(home: string, args: readonly string[], opts: RunOptions = {}): Promise<Ran> {
+  return run(Deno.execPath(), ["run", ...RTOK_PERMS, CLI, ...args], {
+    ...opts,
+    env: { RTOK_HOME: home, ...opts.env },
+  });
+}
+
+/** Runs a command and returns its stdout, throwing when it fails. */
+export async function sh(
+  cmd: string,
+  args: readonly string[],
+  cwd?: string,
+  env?: Record<string, string>,
+): Promise<string> {
+  const r = await run(cmd, args, { cwd, env });
+  if (r.code !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.code}): ${r.err}`);
+  return r.out;
+}
+
+/** A fresh temp dir, removed by the returned disposer. */
+export function tempDir(prefix = "rtok-test-"): { path: string } & Disposable {
+  const path = Deno.makeTempDirSync({ prefix });
+  return {
+    path,
+    [Symbol.dispose]() {
+      Deno.removeSync(path, { recursive: true });
+    },
+  };
+}
+
+/** Makes a git repository with a fixed identity and no signing. */
+export async function gitInit(dir: string): Promise<void> {
+  await sh("git", ["init", "-q", "-b", "main", dir]);
+  for (const [k, v] of [["user.name", "Ada"], ["user.email", "ada@lab.dev"], ["commit.gpgsign", "false"]]) {
+    await sh("git", ["config", k, v], dir);
+  }
+}
+
+/** The date every test commit carries, so hashes and output sizes are stable. */
+export const COMMIT_DATE = "2026-07-02T23:32:16-04:00";
+
+/** Commits everything in `dir` with `message`, dated {@linkcode COMMIT_DATE}. */
+export async function commitAll(dir: string, ...message: string[]): Promise<void> {
+  await sh("git", ["add", "-A"], dir);
+  await sh("git", ["commit", "-q", ...message.flatMap((m) => ["-m", m])], dir, {
+    GIT_AUTHOR_DATE: COMMIT_DATE,
+    GIT_COMMITTER_DATE: COMMIT_DATE,
+  });
+}
+
+/**
+ * The seed's git-log lab: 12 feature commits, then one fix with a three-paragraph body and
+ * two trailers. Its raw `git log` is 2,387 chars.
+ */
+export async function buildLab(dir: string): Promise<void> {
+  await gitInit(dir);
+  for (let i = 1; i <= 12; i++) {
+    await Deno.writeTextFile(`${dir}/app.py`, `line ${i}\n`, { append: true });
+    await commitAll(dir, `feat: add feature ${i} to the parser module`);
+  }
+  await Deno.writeTextFile(`${dir}/notes.md`, "notes\n");
+  await commitAll(
+    dir,
+    "fix: stop the tokenizer from splitting emoji into surrogate halves",
+    [
+      "The old code indexed by UTF-16 code unit, so any astral-plane character",
+      "was cut in half and produced two replacement glyphs downstream.",
+      "",
+      "This switches the whole pipeline to char indices.",
+      "",
+      "Signed-off-by: Ada <ada@lab.dev>",
+      "Co-authored-by: Grace <grace@lab.dev>",
+    ].join("\n"),
+  );
+}
+
+/** One ledger row, as the tests read it. */
+export interface LedgerRow {
+  readonly family: string;
+  readonly command: string;
+  readonly raw_chars: number;
+  readonly emitted_chars: number;
+  readonly stage: string;
+  readonly lossy: number;
+  readonly archive_id: string | null;
+  readonly exit_code: number | null;
+  readonly passthrough: string | null;
+  readonly project: string;
+}
+
+/** Every ledger row in `home`, oldest first. */
+export function ledger(home: string): LedgerRow[] {
+  const db = new DatabaseSync(`${home}/rtok.db`, { readOnly: true });
+  try {
+    return db.prepare("SELECT * FROM runs ORDER BY id").all() as unknown as LedgerRow[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The hex sha256 of `bytes`. */
+export async function sha256(bytes: Uint8Array): Promise<string> {
+  const d = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The archive id named on a pointer line, or `null`. */
+export function pointerId(text: string): string | null {
+  return /\[rtok: cut .*; raw: rtok expand ([0-9a-f]+)\]\n?$/.exec(text)?.[1] ?? null;
+}

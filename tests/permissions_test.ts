@@ -1,0 +1,22 @@
+import { deepStrictEqual } from "node:assert/strict";
+import { run, tempDir } from "./_helpers.ts";
+
+const PROBE = new URL("./_revoke_probe.ts", import.meta.url).pathname;
+
+Deno.test("each surface runs without the permissions it does not need", async (t) => {
+  using tmp = tempDir();
+  // Grant everything the probe could try, so a refusal can only come from the revocation.
+  const grant = ["--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-net", "--allow-ffi"];
+  const cases: [string, Record<string, boolean>][] = [
+    ["gain", { spawn: true, listen: true, ffi: true, write: false }],
+    ["expand", { spawn: true, listen: true, ffi: true, write: false }],
+    ["config", { spawn: true, listen: true, ffi: true, write: true }],
+    ["run", { spawn: false, listen: true, ffi: true, write: false }],
+  ];
+  for (const [surface, expected] of cases) {
+    await t.step(surface, async () => {
+      const r = await run(Deno.execPath(), ["run", ...grant, PROBE, surface, tmp.path]);
+      deepStrictEqual(JSON.parse(r.out), expected, r.err);
+    });
+  }
+});
