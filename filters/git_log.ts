@@ -12,8 +12,10 @@ import { plural, splitLines, stripAnsi } from "./_text.ts";
 export const LOG_SHOWN = 10;
 /** How many commits stage 1 asks git for when the caller set no limit (the archive keeps them). */
 export const LOG_FETCHED = 50;
-/** Body lines kept per commit by `git log`. */
+/** Body lines kept for the newest commit by `git log`. */
 export const LOG_BODY_LINES = 3;
+/** Body lines kept for every other commit: the first line usually says why. */
+export const LOG_OLDER_BODY_LINES = 1;
 
 /** One commit as git's default (medium) format prints it. */
 export interface LogEntry {
@@ -176,8 +178,10 @@ export function compactDate(date: string): { day: string; time: string } {
 export interface RenderLogOptions {
   /** Commits to show; the rest are counted as cut. */
   maxCommits: number;
-  /** Body lines kept per commit. */
+  /** Body lines kept for the first (newest) commit. */
   bodyLines: number;
+  /** Body lines kept for every later commit (default: `bodyLines`). */
+  laterBodyLines?: number;
   /** Characters of the hash to show. */
   hashChars: number;
 }
@@ -213,8 +217,9 @@ export function renderLog(entries: readonly LogEntry[], opts: RenderLogOptions):
       const body = e.body.filter((l) => l.trim() !== "");
       const kept = body.filter((l) => !CEREMONY.test(l.trim()));
       trailers += body.length - kept.length;
-      for (const l of kept.slice(0, opts.bodyLines)) out.push(`  ${l.trim()}`);
-      bodyCut += Math.max(0, kept.length - opts.bodyLines);
+      const limit = e === shown[0] ? opts.bodyLines : opts.laterBodyLines ?? opts.bodyLines;
+      for (const l of kept.slice(0, limit)) out.push(`  ${l.trim()}`);
+      bodyCut += Math.max(0, kept.length - limit);
     }
     i = j;
   }
@@ -243,6 +248,7 @@ export function filterLog(raw: string, input: FilterInput): Filtered {
   const rendered = renderLog(entries, {
     maxCommits: explicit ? entries.length : LOG_SHOWN,
     bodyLines: LOG_BODY_LINES,
+    laterBodyLines: LOG_OLDER_BODY_LINES,
     hashChars: 10,
   });
   let cut = rendered.cut;

@@ -181,3 +181,19 @@ Deno.test("parseLog() keeps text before the first commit as preamble", () => {
   strictEqual(entries.length, 1);
   deepStrictEqual(preamble, ["warning: x"]);
 });
+
+Deno.test("gitLogFilter keeps one body line for each commit after the newest", () => {
+  const body = "Why it changed.\nMore detail.\nEven more.";
+  const raw = [commit(HASH(2), "newest", body), commit(HASH(1), "older", body)].join("\n");
+  const out = gitLogFilter.filter(raw, { args: [], shaped: false, exitCode: 0 });
+  const lines = out.text.trimEnd().split("\n");
+  deepStrictEqual(lines.slice(1), [
+    `${HASH(2).slice(0, 10)} newest`,
+    "  Why it changed.",
+    "  More detail.",
+    "  Even more.",
+    `${HASH(1).slice(0, 10)} older`,
+    "  Why it changed.",
+  ]);
+  deepStrictEqual(out.cut, ["2 body lines"]);
+});

@@ -6,14 +6,14 @@
  * @module
  */
 
-import { neverWorse } from "../core/guard.ts";
-import type { CommandFilter, Filtered } from "../core/filter.ts";
+import type { CommandFilter } from "../core/filter.ts";
 import type { Measurement, Plugin, Stage } from "../core/plugin.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
 import type { Store } from "../core/store.ts";
 import { quoteArgv } from "../core/shell.ts";
 import type { TextClass } from "../core/tokens.ts";
-import { archiveId, pointerLine } from "../plugins/archive/archive.ts";
+import { archiveId } from "../plugins/archive/archive.ts";
+import { type Composed, composeOutput } from "../plugins/cmd/compose.ts";
 import { familyOf } from "../plugins/cmd/match.ts";
 import { type Boot, boot, context, openStore, reportPluginErrors, warn } from "./_boot.ts";
 import { print, writeStdout } from "./_io.ts";
@@ -261,9 +261,14 @@ async function filterAndWrite(
   }
   const counted = { ...base, rawChars: text.length, emitted: text.length };
   const ctx = context(b, store);
-  let filtered: Filtered;
+  let out: Composed;
   try {
-    filtered = filter.filter(text, { args: plan.filterArgs, shaped: plan.shaped, exitCode });
+    out = composeOutput(
+      filter,
+      text,
+      { args: plan.filterArgs, shaped: plan.shaped, exitCode },
+      await archiveId(raw),
+    );
   } catch (e) {
     b.registry.failure({
       surface: "cli",
@@ -276,17 +281,8 @@ async function filterAndWrite(
     await writeStdout(raw);
     return { ...counted, passthrough: "filter failed (see rtok gain --failures)" };
   }
-  const lossy = filtered.cut.length > 0;
-  const candidate = lossy
-    ? ensureNewline(filtered.text) + pointerLine(filtered.cut, await archiveId(raw)) + "\n"
-    : filtered.text;
-  const guarded = neverWorse(text, candidate, filter.textClass);
-  if (!guarded.kept) {
-    await writeStdout(raw);
-    return counted;
-  }
   // Without a store nothing can be kept, so nothing may be cut (the store's line said why).
-  if (lossy && store === null) {
+  if (!out.changed || (out.lossy && store === null)) {
     await writeStdout(raw);
     return counted;
   }
@@ -296,24 +292,20 @@ async function filterAndWrite(
     exitCode,
     family: filter.name,
   }, ctx);
-  if (lossy && kept === null) {
+  if (out.lossy && kept === null) {
     const why = b.registry.errors.splice(0).map((e) => (e.error as Error)?.message ?? e.error);
     warn(`the raw output could not be archived (${why.join("; ")}), so it is printed whole`);
     await writeStdout(raw);
     return counted;
   }
-  await print(guarded.text);
+  await print(out.text);
   return {
     ...counted,
-    emitted: guarded.text.length,
+    emitted: out.text.length,
     stage: plan.shaped ? "shape+filter" : "filter",
-    lossy,
+    lossy: out.lossy,
     archiveId: kept,
   };
-}
-
-function ensureNewline(text: string): string {
-  return text === "" || text.endsWith("\n") ? text : text + "\n";
 }
 
 function record(
