@@ -6,17 +6,13 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
+import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
 
 /** The CLI entry, as a path. */
 export const CLI: string = new URL("../cli.ts", import.meta.url).pathname;
 
-/** The permissions `rtok` runs with (the same list as the install task). */
-export const RTOK_PERMS: readonly string[] = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-];
+/** The permissions `rtok` runs with: the install task's list. */
+export const RTOK_PERMS: readonly string[] = RTOK_PERMISSIONS;
 
 /** What a child process did. */
 export interface Ran {

@@ -11,6 +11,7 @@ import {
   tempDir,
 } from "./_helpers.ts";
 import { VERSION } from "../src/surfaces/_help.ts";
+import { CHARS_PER_TOKEN } from "../src/core/tokens.ts";
 
 Deno.test("rtok with no arguments or --help prints the command list", async () => {
   using tmp = tempDir();
@@ -199,7 +200,7 @@ Deno.test("rtok gain totals runs per command, token-weighted, in text, json and 
   await rtok(home, ["git", "log"], { cwd: repo });
   await rtok(home, ["echo", "hi"], { cwd: repo });
   const rows = ledger(home);
-  const raw = rows.reduce((n, r) => n + Math.ceil(r.raw_chars / 3.6), 0);
+  const raw = rows.reduce((n, r) => n + Math.ceil(r.raw_chars / CHARS_PER_TOKEN.log), 0);
   const json = JSON.parse((await rtok(home, ["gain", "--format", "json"], { cwd: repo })).out);
   strictEqual(json.runs, 3);
   strictEqual(json.filtered, 2);

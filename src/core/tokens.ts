@@ -14,12 +14,12 @@ export const TEXT_CLASSES: readonly TextClass[] = ["code", "prose", "log", "diff
 
 /** Chars per token for each class (an estimate, labelled as such wherever it is shown). */
 export const CHARS_PER_TOKEN: Readonly<Record<TextClass, number>> = {
-  code: 3.2,
-  prose: 4.3,
-  log: 3.6,
-  diff: 3.0,
-  json: 2.8,
-  paths: 3.5,
+  code: 3.6,
+  prose: 3.8,
+  log: 3.1,
+  diff: 3.3,
+  json: 3.2,
+  paths: 2.6,
 };
 
 /** Estimated tokens of `text` read as `textClass`: ceil(chars / ratio), 0 for empty text. */

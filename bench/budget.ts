@@ -1,0 +1,161 @@
+/**
+ * The budgets, measured in one run and compared as ratios so a noisy machine moves both sides
+ * alike. Exits 1 when any budget is missed.
+ *
+ * 1. `rtok git status` whole-process time ≤ raw `git status` + 1.5 × an empty Deno program
+ *    (medians of interleaved rounds).
+ * 2. The grep filter: ≥ 50 MB/s on 10 MiB, and ≤ 2.3 × that time on 20 MiB.
+ * 3. The token estimator: within ±15 % of a real tokenizer (o200k_base, npm
+ *    `gpt-tokenizer`) per text class over the calibration corpus.
+ *
+ * @module
+ */
+
+import { countTokens } from "gpt-tokenizer";
+import { grepFilter } from "../filters/grep.ts";
+import { CHARS_PER_TOKEN, estimate, TEXT_CLASSES } from "../src/core/tokens.ts";
+import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
+import { corpus, grepOutput } from "./_corpus.ts";
+
+const CLI = new URL("../cli.ts", import.meta.url).pathname;
+const ROUNDS = Number(Deno.env.get("RTOK_BENCH_ROUNDS") ?? 25);
+
+interface Result {
+  readonly name: string;
+  readonly measured: string;
+  readonly budget: string;
+  readonly ok: boolean;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+async function timed(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  const t = performance.now();
+  const out = await new Deno.Command(cmd, { args, cwd, env, stdout: "null", stderr: "null" }).output();
+  const ms = performance.now() - t;
+  if (out.code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${out.code}`);
+  return ms;
+}
+
+async function git(cwd: string, ...args: string[]): Promise<void> {
+  await timed("git", args, cwd, {
+    GIT_AUTHOR_NAME: "Ada",
+    GIT_AUTHOR_EMAIL: "ada@lab.dev",
+    GIT_COMMITTER_NAME: "Ada",
+    GIT_COMMITTER_EMAIL: "ada@lab.dev",
+  });
+}
+
+async function startup(): Promise<Result> {
+  const dir = await Deno.makeTempDir({ prefix: "rtok-budget-" });
+  try {
+    const repo = `${dir}/repo`;
+    await git(dir, "init", "-q", repo);
+    for (let i = 0; i < 40; i++) await Deno.writeTextFile(`${repo}/file_${i}.ts`, `export const x${i} = ${i};\n`);
+    await git(repo, "add", "-A");
+    await git(repo, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "init");
+    for (let i = 0; i < 12; i++) await Deno.writeTextFile(`${repo}/file_${i}.ts`, "changed\n", { append: true });
+    for (let i = 0; i < 5; i++) await Deno.writeTextFile(`${repo}/new_${i}.ts`, "new\n");
+    const empty = `${dir}/empty.ts`;
+    await Deno.writeTextFile(empty, "");
+    const env = { RTOK_HOME: `${dir}/home` };
+    const rtok = ["run", ...RTOK_PERMISSIONS, CLI, "git", "status"];
+    // Warm Deno's module cache and the store before measuring.
+    for (let i = 0; i < 3; i++) {
+      await timed(Deno.execPath(), rtok, repo, env);
+      await timed(Deno.execPath(), ["run", empty], repo);
+    }
+    const raw: number[] = [], floor: number[] = [], ours: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      raw.push(await timed("git", ["status"], repo));
+      floor.push(await timed(Deno.execPath(), ["run", empty], repo));
+      ours.push(await timed(Deno.execPath(), rtok, repo, env));
+    }
+    const [r, f, o] = [median(raw), median(floor), median(ours)];
+    const budget = r + 1.5 * f;
+    return {
+      name: "rtok git status, whole process",
+      measured: `${o.toFixed(1)} ms (git status ${r.toFixed(1)} ms, empty Deno ${f.toFixed(1)} ms; ` +
+        `rtok − git = ${((o - r) / f).toFixed(2)} × empty)`,
+      budget: `≤ ${budget.toFixed(1)} ms (git + 1.5 × empty)`,
+      ok: o <= budget,
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function timeFilter(text: string, runs = 5): number {
+  const input = { args: ["-rn", "parse", "src"], shaped: false, exitCode: 0 };
+  grepFilter.filter(text, input);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    grepFilter.filter(text, input);
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+function grepThroughput(): Result[] {
+  const ten = grepOutput(10 * 1024 * 1024);
+  const twenty = grepOutput(20 * 1024 * 1024);
+  const t10 = timeFilter(ten);
+  const t20 = timeFilter(twenty);
+  const mbps = ten.length / 1e6 / (t10 / 1000);
+  return [
+    {
+      name: "grep filter throughput on 10 MiB",
+      measured: `${mbps.toFixed(0)} MB/s (${t10.toFixed(1)} ms)`,
+      budget: "≥ 50 MB/s",
+      ok: mbps >= 50,
+    },
+    {
+      name: "grep filter growth, 20 MiB ÷ 10 MiB",
+      measured: `${(t20 / t10).toFixed(2)} × (${t20.toFixed(1)} ms)`,
+      budget: "≤ 2.3 ×",
+      ok: t20 <= 2.3 * t10,
+    },
+  ];
+}
+
+async function estimator(): Promise<Result[]> {
+  const samples = await corpus();
+  const results: Result[] = [];
+  for (const cls of TEXT_CLASSES) {
+    const list = samples.get(cls) ?? [];
+    if (list.length === 0) {
+      results.push({ name: `estimator, ${cls}`, measured: "no samples", budget: "±15 %", ok: false });
+      continue;
+    }
+    let real = 0, est = 0, chars = 0;
+    for (const s of list) {
+      real += countTokens(s.text);
+      est += estimate(s.text, cls);
+      chars += s.text.length;
+    }
+    const err = (est - real) / real * 100;
+    results.push({
+      name: `estimator, ${cls} (${list.length} samples)`,
+      measured: `${err >= 0 ? "+" : ""}${err.toFixed(1)} % (ratio ${CHARS_PER_TOKEN[cls]}; ` +
+        `exact would be ${(chars / real).toFixed(2)})`,
+      budget: "±15 %",
+      ok: Math.abs(err) <= 15,
+    });
+  }
+  return results;
+}
+
+if (import.meta.main) {
+  const results = [...(await estimator()), ...grepThroughput(), await startup()];
+  for (const r of results) {
+    console.log(`${r.ok ? "ok  " : "MISS"} ${r.name}: ${r.measured}; budget ${r.budget}`);
+  }
+  const missed = results.filter((r) => !r.ok).length;
+  console.log(missed ? `budget: ${missed} missed` : "budget: all met");
+  Deno.exit(missed ? 1 : 0);
+}
