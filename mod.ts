@@ -36,7 +36,13 @@ export type {
   Surface,
 } from "./src/core/plugin.ts";
 export type { CommandFilter, Filtered, FilterInput } from "./src/core/filter.ts";
-export { type Config, DEFAULT_CONFIG, loadConfig, parseConfig, rtokHome } from "./src/core/config.ts";
+export {
+  type Config,
+  DEFAULT_CONFIG,
+  loadConfig,
+  parseConfig,
+  rtokHome,
+} from "./src/core/config.ts";
 export {
   CATALOGUE,
   type CatalogueEntry,

@@ -24,7 +24,9 @@ export function grepOutput(bytes: number): string {
     for (let h = 0; h < hits && size < bytes; h++) {
       const w = words[next() % words.length];
       const pad = " ".repeat(2 * (next() % 4));
-      const line = `${path}:${1 + h * 7}:${pad}const ${w}_${h} = parse(${w}, options); // ${w} #${next() % 1000}`;
+      const line = `${path}:${1 + h * 7}:${pad}const ${w}_${h} = parse(${w}, options); // ${w} #${
+        next() % 1000
+      }`;
       lines.push(line);
       size += line.length + 1;
     }
@@ -48,7 +50,10 @@ async function readTree(dir: URL, suffix: string, out: Sample[]): Promise<void> 
     if (e.isDirectory && !e.name.startsWith(".") && e.name !== "fixtures") {
       await readTree(url, suffix, out);
     } else if (e.isFile && e.name.endsWith(suffix)) {
-      out.push({ source: url.pathname.slice(ROOT.pathname.length), text: await Deno.readTextFile(url) });
+      out.push({
+        source: url.pathname.slice(ROOT.pathname.length),
+        text: await Deno.readTextFile(url),
+      });
     }
   }
 }
@@ -67,7 +72,9 @@ export async function corpus(): Promise<Map<TextClass, Sample[]>> {
     const filter = COMMAND_FILTERS.find((f) => f.name === meta.filter);
     if (!filter) continue;
     const text = await Deno.readTextFile(new URL(`${e.name}/raw.out`, fixtures));
-    if (text.length > 0) add(filter.textClass, { source: `tests/fixtures/${e.name}/raw.out`, text });
+    if (text.length > 0) {
+      add(filter.textClass, { source: `tests/fixtures/${e.name}/raw.out`, text });
+    }
     add("json", {
       source: `tests/fixtures/${e.name}/meta.json`,
       text: await Deno.readTextFile(new URL(`${e.name}/meta.json`, fixtures)),

@@ -35,7 +35,8 @@ function median(xs: readonly number[]): number {
 
 async function timed(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
   const t = performance.now();
-  const out = await new Deno.Command(cmd, { args, cwd, env, stdout: "null", stderr: "null" }).output();
+  const out = await new Deno.Command(cmd, { args, cwd, env, stdout: "null", stderr: "null" })
+    .output();
   const ms = performance.now() - t;
   if (out.code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${out.code}`);
   return ms;
@@ -55,10 +56,14 @@ async function startup(): Promise<Result> {
   try {
     const repo = `${dir}/repo`;
     await git(dir, "init", "-q", repo);
-    for (let i = 0; i < 40; i++) await Deno.writeTextFile(`${repo}/file_${i}.ts`, `export const x${i} = ${i};\n`);
+    for (let i = 0; i < 40; i++) {
+      await Deno.writeTextFile(`${repo}/file_${i}.ts`, `export const x${i} = ${i};\n`);
+    }
     await git(repo, "add", "-A");
     await git(repo, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "init");
-    for (let i = 0; i < 12; i++) await Deno.writeTextFile(`${repo}/file_${i}.ts`, "changed\n", { append: true });
+    for (let i = 0; i < 12; i++) {
+      await Deno.writeTextFile(`${repo}/file_${i}.ts`, "changed\n", { append: true });
+    }
     for (let i = 0; i < 5; i++) await Deno.writeTextFile(`${repo}/new_${i}.ts`, "new\n");
     const empty = `${dir}/empty.ts`;
     await Deno.writeTextFile(empty, "");
@@ -79,7 +84,8 @@ async function startup(): Promise<Result> {
     const budget = r + 1.5 * f;
     return {
       name: "rtok git status, whole process",
-      measured: `${o.toFixed(1)} ms (git status ${r.toFixed(1)} ms, empty Deno ${f.toFixed(1)} ms; ` +
+      measured:
+        `${o.toFixed(1)} ms (git status ${r.toFixed(1)} ms, empty Deno ${f.toFixed(1)} ms; ` +
         `rtok − git = ${((o - r) / f).toFixed(2)} × empty)`,
       budget: `≤ ${budget.toFixed(1)} ms (git + 1.5 × empty)`,
       ok: o <= budget,
@@ -129,7 +135,12 @@ async function estimator(): Promise<Result[]> {
   for (const cls of TEXT_CLASSES) {
     const list = samples.get(cls) ?? [];
     if (list.length === 0) {
-      results.push({ name: `estimator, ${cls}`, measured: "no samples", budget: "±15 %", ok: false });
+      results.push({
+        name: `estimator, ${cls}`,
+        measured: "no samples",
+        budget: "±15 %",
+        ok: false,
+      });
       continue;
     }
     let real = 0, est = 0, chars = 0;

@@ -29,7 +29,11 @@ async function exec(cmd: string, args: string[], cwd: string, env: Record<string
     stdout: "piped",
     stderr: "piped",
   }).output();
-  return { code: out.code, out: new TextDecoder().decode(out.stdout), err: new TextDecoder().decode(out.stderr) };
+  return {
+    code: out.code,
+    out: new TextDecoder().decode(out.stdout),
+    err: new TextDecoder().decode(out.stderr),
+  };
 }
 
 async function git(cwd: string, ...args: string[]): Promise<void> {
@@ -58,13 +62,19 @@ function module(topic: string, version: number): string {
 async function buildRepo(dir: string): Promise<void> {
   await git(".", "init", "-q", "-b", "main", dir);
   await Deno.mkdir(`${dir}/src`);
-  await Deno.writeTextFile(`${dir}/src/shared.ts`, "export function parse(s: string, _o: object) { return s; }\n");
+  await Deno.writeTextFile(
+    `${dir}/src/shared.ts`,
+    "export function parse(s: string, _o: object) { return s; }\n",
+  );
   for (let i = 0; i < 24; i++) {
     const topic = TOPICS[i % TOPICS.length];
     await Deno.writeTextFile(`${dir}/src/${topic}.ts`, module(topic, i));
     await git(dir, "add", "-A");
     const body = i % 3 === 0
-      ? [`-m`, `The ${topic} reader now checks its input before parsing it, so a bad\nrecord fails with its own name instead of deep inside the parser.\n\nSigned-off-by: Ada Lovelace <ada@example.com>`]
+      ? [
+        `-m`,
+        `The ${topic} reader now checks its input before parsing it, so a bad\nrecord fails with its own name instead of deep inside the parser.\n\nSigned-off-by: Ada Lovelace <ada@example.com>`,
+      ]
       : [];
     await git(dir, "commit", "-q", "-m", `feat(${topic}): strict mode for reader ${i}`, ...body);
   }
@@ -72,7 +82,10 @@ async function buildRepo(dir: string): Promise<void> {
     const text = await Deno.readTextFile(`${dir}/src/${topic}.ts`);
     await Deno.writeTextFile(
       `${dir}/src/${topic}.ts`,
-      text.replace(/depth: (\d+)/g, (_, d) => `depth: ${Number(d) + 1}, trace: true`).replace("// The", "// The revised"),
+      text.replace(/depth: (\d+)/g, (_, d) => `depth: ${Number(d) + 1}, trace: true`).replace(
+        "// The",
+        "// The revised",
+      ),
     );
   }
   await git(dir, "add", "src/parser.ts");
@@ -86,7 +99,9 @@ function rule(title: string): string {
 
 function indent(text: string, max: number): string {
   const lines = text.trimEnd().split("\n");
-  const shown = lines.slice(0, max).map((l) => "  " + (l.length > WIDTH - 2 ? l.slice(0, WIDTH - 3) + "…" : l));
+  const shown = lines.slice(0, max).map((l) =>
+    "  " + (l.length > WIDTH - 2 ? l.slice(0, WIDTH - 3) + "…" : l)
+  );
   if (lines.length > max) shown.push(`  … (${lines.length - max} more lines of the demo's view)`);
   return shown.join("\n");
 }
@@ -106,7 +121,12 @@ if (import.meta.main) {
     ];
     for (const [argv, cls] of cases) {
       const raw = await exec(argv[0], argv.slice(1), repo);
-      const ours = await exec(Deno.execPath(), ["run", ...RTOK_PERMISSIONS, CLI, ...argv], repo, env);
+      const ours = await exec(
+        Deno.execPath(),
+        ["run", ...RTOK_PERMISSIONS, CLI, ...argv],
+        repo,
+        env,
+      );
       const [a, b] = [estimate(raw.out, cls), estimate(ours.out, cls)];
       const saved = a ? Math.round((1 - b / a) * 1000) / 10 : 0;
       console.log(rule(argv.join(" ")));
@@ -120,7 +140,9 @@ if (import.meta.main) {
     console.log(rule("rtok gain"));
     const gain = await exec(Deno.execPath(), ["run", ...RTOK_PERMISSIONS, CLI, "gain"], repo, env);
     console.log(gain.out);
-    console.log("Every cut output names its archive id on its last line: `rtok expand <id>` prints the raw bytes.");
+    console.log(
+      "Every cut output names its archive id on its last line: `rtok expand <id>` prints the raw bytes.",
+    );
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }

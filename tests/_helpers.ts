@@ -39,7 +39,11 @@ export interface RunOptions {
 }
 
 /** Runs a program to completion. */
-export async function run(cmd: string, args: readonly string[], opts: RunOptions = {}): Promise<Ran> {
+export async function run(
+  cmd: string,
+  args: readonly string[],
+  opts: RunOptions = {},
+): Promise<Ran> {
   const child = new Deno.Command(cmd, {
     args: [...args],
     cwd: opts.cwd,
@@ -50,7 +54,9 @@ export async function run(cmd: string, args: readonly string[], opts: RunOptions
   }).spawn();
   if (opts.stdin !== undefined) {
     const w = child.stdin.getWriter();
-    await w.write(typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin);
+    await w.write(
+      typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin,
+    );
     await w.close();
   }
   const o = await child.output();
@@ -97,7 +103,12 @@ export function tempDir(prefix = "rtok-test-"): { path: string } & Disposable {
 /** Makes a git repository with a fixed identity and no signing. */
 export async function gitInit(dir: string): Promise<void> {
   await sh("git", ["init", "-q", "-b", "main", dir]);
-  for (const [k, v] of [["user.name", "Ada"], ["user.email", "ada@lab.dev"], ["commit.gpgsign", "false"]]) {
+  for (
+    const [k, v] of [["user.name", "Ada"], ["user.email", "ada@lab.dev"], [
+      "commit.gpgsign",
+      "false",
+    ]]
+  ) {
     await sh("git", ["config", k, v], dir);
   }
 }

@@ -39,7 +39,12 @@ Deno.test("a 100 MiB output passes through rtok under 200 MiB of memory, nothing
 
   for (
     const [name, argv, rawArgv] of [
-      ["filtered tool (grep, past the filter's cap)", ["grep", "log", file], ["grep", "-n", "log", file]],
+      ["filtered tool (grep, past the filter's cap)", ["grep", "log", file], [
+        "grep",
+        "-n",
+        "log",
+        file,
+      ]],
       ["passthrough tool (cat)", ["cat", file], ["cat", file]],
     ] as const
   ) {
@@ -51,7 +56,11 @@ Deno.test("a 100 MiB output passes through rtok under 200 MiB of memory, nothing
       strictEqual(got.bytes, raw.bytes);
       strictEqual(got.sha, raw.sha);
       ok(got.peak_kib < 200 * 1024, `peak ${Math.round(got.peak_kib / 1024)} MiB`);
-      console.log(`    ${name}: peak ${Math.round(got.peak_kib / 1024)} MiB for ${Math.round(got.bytes / MIB)} MiB`);
+      console.log(
+        `    ${name}: peak ${Math.round(got.peak_kib / 1024)} MiB for ${
+          Math.round(got.bytes / MIB)
+        } MiB`,
+      );
     });
   }
   const rows = ledger(home);

@@ -18,7 +18,9 @@ Deno.test("rtok with no arguments or --help prints the command list", async () =
   for (const args of [[], ["--help"]]) {
     const r = await rtok(tmp.path, args);
     strictEqual(r.code, 0);
-    for (const word of ["rtok <tool> [args…]", "rtok gain", "rtok expand <id>", "git log", "tree"]) {
+    for (
+      const word of ["rtok <tool> [args…]", "rtok gain", "rtok expand <id>", "git log", "tree"]
+    ) {
       ok(r.out.includes(word), `${args.join(" ") || "(none)"} lists ${word}`);
     }
   }
@@ -48,7 +50,9 @@ Deno.test("a git subcommand without a filter runs unchanged", async () => {
   using tmp = tempDir();
   await buildLab(`${tmp.path}/repo`);
   const raw = await run("git", ["rev-list", "--all"], { cwd: `${tmp.path}/repo` });
-  const r = await rtok(`${tmp.path}/home`, ["git", "rev-list", "--all"], { cwd: `${tmp.path}/repo` });
+  const r = await rtok(`${tmp.path}/home`, ["git", "rev-list", "--all"], {
+    cwd: `${tmp.path}/repo`,
+  });
   strictEqual(r.out, raw.out);
   strictEqual(ledger(`${tmp.path}/home`)[0].family, "git rev-list");
 });
@@ -139,10 +143,19 @@ Deno.test("rtok expand selects lines by range, pattern, head and tail", async ()
   const id = pointerId(r.out);
   ok(id, r.out);
   const get = async (...args: string[]) => (await rtok(home, ["expand", id!, ...args])).out;
-  strictEqual(await get("--head", "2"), "1:def handler_0(): return parse(x)\n2:def handler_1(): return parse(x)\n");
+  strictEqual(
+    await get("--head", "2"),
+    "1:def handler_0(): return parse(x)\n2:def handler_1(): return parse(x)\n",
+  );
   strictEqual(await get("--tail", "1"), "300:def handler_299(): return parse(x)\n");
-  strictEqual(await get("--lines", "10:11"), "10:def handler_9(): return parse(x)\n11:def handler_10(): return parse(x)\n");
-  strictEqual(await get("--grep", "handler_29[0-9]\\b", "--head", "2"), "291:291:def handler_290(): return parse(x)\n292:292:def handler_291(): return parse(x)\n");
+  strictEqual(
+    await get("--lines", "10:11"),
+    "10:def handler_9(): return parse(x)\n11:def handler_10(): return parse(x)\n",
+  );
+  strictEqual(
+    await get("--grep", "handler_29[0-9]\\b", "--head", "2"),
+    "291:291:def handler_290(): return parse(x)\n292:292:def handler_291(): return parse(x)\n",
+  );
   const bad = await rtok(home, ["expand", id!, "--lines", "5:2"]);
   strictEqual(bad.code, 1);
   match(bad.err, /^rtok: --lines "5:2": expected A:B/);
@@ -152,17 +165,23 @@ Deno.test("rtok expand names an unknown id in one line and exits 1", async () =>
   using tmp = tempDir();
   const r = await rtok(tmp.path, ["expand", "abcdef123456"]);
   strictEqual(r.code, 1);
-  strictEqual(r.err, `rtok: No archived output with id "abcdef123456": it never existed or retention removed it; run the command again\n`);
+  strictEqual(
+    r.err,
+    `rtok: No archived output with id "abcdef123456": it never existed or retention removed it; run the command again\n`,
+  );
 });
 
 Deno.test("a bad config costs one line on stderr; the command still runs", async () => {
   using tmp = tempDir();
-  await Deno.writeTextFile(`${tmp.path}/config.toml`, "[archive]\nmax_total_mb = \"lots\"\n");
+  await Deno.writeTextFile(`${tmp.path}/config.toml`, '[archive]\nmax_total_mb = "lots"\n');
   const r = await rtok(tmp.path, ["echo", "still here"]);
   strictEqual(r.out, "still here\n");
   strictEqual(r.code, 0);
   strictEqual(r.err.trimEnd().split("\n").length, 1);
-  match(r.err, /^rtok: Cannot read config ".*config.toml": line 2: \[archive\] max_total_mb: expected a number/);
+  match(
+    r.err,
+    /^rtok: Cannot read config ".*config.toml": line 2: \[archive\] max_total_mb: expected a number/,
+  );
   const c = await rtok(tmp.path, ["config"]);
   strictEqual(c.code, 1);
   match(c.out, /problem: Cannot read config/);
@@ -177,7 +196,10 @@ Deno.test("a corrupt store costs one line on stderr; the output still arrives", 
   strictEqual(r.code, 0);
   // Nothing can be archived, so nothing may be cut: what git printed arrives whole.
   strictEqual(r.out, (await run("git", ["log", "-n", "50"], { cwd: repo })).out);
-  match(r.err, /^rtok: Cannot open store ".*rtok.db": file is not a database; move the file aside.*\n$/);
+  match(
+    r.err,
+    /^rtok: Cannot open store ".*rtok.db": file is not a database; move the file aside.*\n$/,
+  );
 });
 
 Deno.test("an unwritable RTOK_HOME costs one line; the command still runs", async () => {
@@ -188,7 +210,10 @@ Deno.test("an unwritable RTOK_HOME costs one line; the command still runs", asyn
   strictEqual(r.out, "ran\n");
   strictEqual(r.code, 0);
   strictEqual(r.err.trimEnd().split("\n").length, 1);
-  match(r.err, /^rtok: Cannot open store ".*\/file\/home\/rtok.db": .*set RTOK_HOME to one that is\n$/);
+  match(
+    r.err,
+    /^rtok: Cannot open store ".*\/file\/home\/rtok.db": .*set RTOK_HOME to one that is\n$/,
+  );
 });
 
 Deno.test("rtok gain totals runs per command, token-weighted, in text, json and csv", async () => {
@@ -220,8 +245,12 @@ Deno.test("rtok gain totals runs per command, token-weighted, in text, json and 
 Deno.test("rtok gain --project counts only the current directory's subtree", async () => {
   using tmp = tempDir();
   const home = `${tmp.path}/home`;
-  for (const d of ["p_1", "p_1/sub", "p_10", "p%2"]) await Deno.mkdir(`${tmp.path}/${d}`, { recursive: true });
-  for (const d of ["p_1", "p_1/sub", "p_10", "p%2"]) await rtok(home, ["echo", d], { cwd: `${tmp.path}/${d}` });
+  for (const d of ["p_1", "p_1/sub", "p_10", "p%2"]) {
+    await Deno.mkdir(`${tmp.path}/${d}`, { recursive: true });
+  }
+  for (const d of ["p_1", "p_1/sub", "p_10", "p%2"]) {
+    await rtok(home, ["echo", d], { cwd: `${tmp.path}/${d}` });
+  }
   const json = async (cwd: string) =>
     JSON.parse((await rtok(home, ["gain", "--project", "--format", "json"], { cwd })).out);
   strictEqual((await json(`${tmp.path}/p_1`)).runs, 2);
@@ -246,7 +275,10 @@ Deno.test("rtok gain --history, --daily, --weekly, --monthly and --failures repo
     });
   }
   await t.step("failures, none yet", async () => {
-    strictEqual((await rtok(tmp.path, ["gain", "--failures"])).out, "No filter failures recorded.\n");
+    strictEqual(
+      (await rtok(tmp.path, ["gain", "--failures"])).out,
+      "No filter failures recorded.\n",
+    );
   });
   await t.step("a bad flag is one clear line", async () => {
     const r = await rtok(tmp.path, ["gain", "--format", "xml"]);

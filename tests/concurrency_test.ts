@@ -13,8 +13,9 @@ Deno.test("8 rtok processes at once, 25 runs each, on one RTOK_HOME: 200 rows, n
     if [ $((i % 2)) -eq 0 ]; then ${rtok} git log >/dev/null || exit 1
     else ${rtok} echo "$W-$i" >/dev/null || exit 1; fi
   done`;
-  const workers = Array.from({ length: 8 }, (_, w) =>
-    run("sh", ["-c", loop], { cwd: repo, env: { RTOK_HOME: home, W: String(w) } })
+  const workers = Array.from(
+    { length: 8 },
+    (_, w) => run("sh", ["-c", loop], { cwd: repo, env: { RTOK_HOME: home, W: String(w) } }),
   );
   const results = await Promise.all(workers);
   for (const r of results) {

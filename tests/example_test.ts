@@ -1,5 +1,5 @@
 import { match, ok, strictEqual } from "node:assert/strict";
-import { ledger, pointerId, run, RTOK_PERMS, tempDir } from "./_helpers.ts";
+import { ledger, pointerId, RTOK_PERMS, run, tempDir } from "./_helpers.ts";
 
 const EXAMPLE = new URL("../examples/hello_plugin.ts", import.meta.url).pathname;
 const THROWING = new URL("./_throwing_filter.ts", import.meta.url).pathname;
@@ -10,7 +10,10 @@ Deno.test("examples/hello_plugin.ts filters through its own plugin and records t
     env: { RTOK_HOME: tmp.path },
   });
   strictEqual(r.code, 0, r.err);
-  match(r.out, /^1\n2\n3\n… 94 more …\n98\n99\n100\n\[rtok: cut 94 numbers; raw: rtok expand [0-9a-f]{12}\]\n$/);
+  match(
+    r.out,
+    /^1\n2\n3\n… 94 more …\n98\n99\n100\n\[rtok: cut 94 numbers; raw: rtok expand [0-9a-f]{12}\]\n$/,
+  );
   const rows = ledger(tmp.path);
   strictEqual(rows.length, 1);
   strictEqual(rows[0].family, "seq");

@@ -61,7 +61,9 @@ Deno.test("every fact of every fixture survives its filter", async (t) => {
     await t.step(name, async () => {
       const { meta, out } = await runFixture(name);
       ok(meta.facts.length > 0, "a fixture asserts at least one fact");
-      for (const fact of meta.facts) ok(out.text.includes(fact), `fact lost: ${JSON.stringify(fact)}`);
+      for (const fact of meta.facts) {
+        ok(out.text.includes(fact), `fact lost: ${JSON.stringify(fact)}`);
+      }
     });
   }
 });
@@ -73,7 +75,10 @@ Deno.test("each filter cuts at least half the estimated tokens of outputs over 5
     await t.step(`${name} (${meta.filter})`, () => {
       const before = estimate(raw, match.filter.textClass);
       const after = estimate(out.text, match.filter.textClass);
-      ok(after <= before / 2, `${after} of ${before} tokens (${Math.round(100 - (after / before) * 100)} % saved)`);
+      ok(
+        after <= before / 2,
+        `${after} of ${before} tokens (${Math.round(100 - (after / before) * 100)} % saved)`,
+      );
     });
   }
 });

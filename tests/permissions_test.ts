@@ -6,7 +6,14 @@ const PROBE = new URL("./_revoke_probe.ts", import.meta.url).pathname;
 Deno.test("each surface runs without the permissions it does not need", async (t) => {
   using tmp = tempDir();
   // Grant everything the probe could try, so a refusal can only come from the revocation.
-  const grant = ["--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-net", "--allow-ffi"];
+  const grant = [
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    "--allow-run",
+    "--allow-net",
+    "--allow-ffi",
+  ];
   const cases: [string, Record<string, boolean>][] = [
     ["gain", { spawn: true, listen: true, ffi: true, write: false }],
     ["expand", { spawn: true, listen: true, ffi: true, write: false }],

@@ -28,7 +28,9 @@ async function git(cwd: string, args: string[], env: Record<string, string> = {}
     stdout: "piped",
     stderr: "piped",
   }).output();
-  if (out.code !== 0) throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  if (out.code !== 0) {
+    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
   return new TextDecoder().decode(out.stdout);
 }
 
@@ -64,7 +66,9 @@ async function buildHistory(dir: string): Promise<void> {
   for (let i = 0; i < 64; i++) {
     const [name, email] = authors[Math.floor(i / 3) % 2];
     const day = String(1 + Math.floor(i / 6)).padStart(2, "0");
-    const date = `2026-11-${day}T${String(9 + (i % 6)).padStart(2, "0")}:${String((i * 7) % 60).padStart(2, "0")}:00+01:00`;
+    const date = `2026-11-${day}T${String(9 + (i % 6)).padStart(2, "0")}:${
+      String((i * 7) % 60).padStart(2, "0")
+    }:00+01:00`;
     const env = {
       GIT_AUTHOR_NAME: name,
       GIT_AUTHOR_EMAIL: email,
@@ -88,7 +92,13 @@ async function buildHistory(dir: string): Promise<void> {
     await Deno.writeTextFile(`${dir}/src_${i % 7}.ts`, `// change ${i}\n`, { append: true });
     await git(dir, ["add", "-A"]);
     const body = BODIES[i % BODIES.length];
-    await git(dir, ["commit", "-q", "-m", SUBJECTS[i % SUBJECTS.length], ...(body ? ["-m", body] : [])], env);
+    await git(dir, [
+      "commit",
+      "-q",
+      "-m",
+      SUBJECTS[i % SUBJECTS.length],
+      ...(body ? ["-m", body] : []),
+    ], env);
   }
 }
 
@@ -104,9 +114,13 @@ async function capture(c: Case): Promise<void> {
   const raw = await git(c.cwd, c.typed.slice(1));
   const shaped = await git(c.cwd, c.ran.slice(1));
   const rest = c.typed.slice(2);
-  const hashes = (await git(c.cwd, ["log", ...rest, `-${c.shown}`, "--format=%h"])).trimEnd().split("\n");
-  const subjects = (await git(c.cwd, ["log", ...rest, `-${c.shown}`, "--format=%s"])).trimEnd().split("\n");
-  const authors = (await git(c.cwd, ["log", ...rest, `-${c.shown}`, "--format=%an <%ae>"])).trimEnd().split("\n");
+  const hashes = (await git(c.cwd, ["log", ...rest, `-${c.shown}`, "--format=%h"])).trimEnd().split(
+    "\n",
+  );
+  const subjects = (await git(c.cwd, ["log", ...rest, `-${c.shown}`, "--format=%s"])).trimEnd()
+    .split("\n");
+  const authors = (await git(c.cwd, ["log", ...rest, `-${c.shown}`, "--format=%an <%ae>"]))
+    .trimEnd().split("\n");
   const dir = `${FIXTURES}${c.name}`;
   await Deno.remove(dir, { recursive: true }).catch(() => {});
   await Deno.mkdir(dir, { recursive: true });
@@ -118,8 +132,9 @@ async function capture(c: Case): Promise<void> {
     ran: c.ran,
     exitCode: 0,
     facts: [...new Set([...hashes, ...subjects.map((s) => ` ${s}\n`), ...authors])],
-    factsSource:
-      `git log ${rest.join(" ")} -${c.shown} with --format=%h, %s and "%an <%ae>": every shown commit's hash, whole subject and author`,
+    factsSource: `git log ${
+      rest.join(" ")
+    } -${c.shown} with --format=%h, %s and "%an <%ae>": every shown commit's hash, whole subject and author`,
   };
   await Deno.writeTextFile(`${dir}/meta.json`, JSON.stringify(meta, null, 2) + "\n");
   console.log(`${c.name}: raw ${raw.length} chars, shaped ${shaped.length}`);
@@ -130,8 +145,20 @@ if (import.meta.main) {
   try {
     await buildLab(`${tmp}/lab`);
     await buildHistory(`${tmp}/history`);
-    await capture({ name: "git_log_lab", cwd: `${tmp}/lab`, typed: ["git", "log"], ran: ["git", "log", "-n", "50"], shown: 10 });
-    await capture({ name: "git_log_history", cwd: `${tmp}/history`, typed: ["git", "log"], ran: ["git", "log", "-n", "50"], shown: 10 });
+    await capture({
+      name: "git_log_lab",
+      cwd: `${tmp}/lab`,
+      typed: ["git", "log"],
+      ran: ["git", "log", "-n", "50"],
+      shown: 10,
+    });
+    await capture({
+      name: "git_log_history",
+      cwd: `${tmp}/history`,
+      typed: ["git", "log"],
+      ran: ["git", "log", "-n", "50"],
+      shown: 10,
+    });
     await capture({
       name: "git_log_author",
       cwd: `${tmp}/history`,
@@ -139,7 +166,13 @@ if (import.meta.main) {
       ran: ["git", "log", "-n", "50", "--author=Grace"],
       shown: 10,
     });
-    await capture({ name: "git_log_n20", cwd: `${tmp}/history`, typed: ["git", "log", "-20"], ran: ["git", "log", "-20"], shown: 20 });
+    await capture({
+      name: "git_log_n20",
+      cwd: `${tmp}/history`,
+      typed: ["git", "log", "-20"],
+      ran: ["git", "log", "-20"],
+      shown: 20,
+    });
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }

@@ -88,14 +88,19 @@ export async function parseConfig(text: string, path: string): Promise<Config> {
     doc = parse(text) as Record<string, unknown>;
   } catch (e) {
     const line = (e as { line?: number }).line;
-    const first = String((e as Error).message).split("\n")[0].replace(/^Invalid TOML document: /, "");
+    const first = String((e as Error).message).split("\n")[0].replace(
+      /^Invalid TOML document: /,
+      "",
+    );
     throw new SyntaxError(`Cannot read config "${path}": ${line ? `line ${line}: ` : ""}${first}`);
   }
   const config = structuredClone(DEFAULT_CONFIG) as Config;
   const fail = (table: string, key: string, what: string): never => {
     const line = lineOf(text, table, key);
     const name = key ? `[${table}] ${key}` : `[${table}]`;
-    throw new TypeError(`Cannot read config "${path}": ${line ? `line ${line}: ` : ""}${name}: ${what}`);
+    throw new TypeError(
+      `Cannot read config "${path}": ${line ? `line ${line}: ` : ""}${name}: ${what}`,
+    );
   };
   for (const [table, value] of Object.entries(doc)) {
     if (table === "plugins") {

@@ -15,7 +15,7 @@ Deno.test("parseConfig() names the file, line, key and what was expected", async
   const cases: [string, string, RegExp][] = [
     [
       "wrong type",
-      "[ledger]\nretention_days = 90\n\n[archive]\nmax_total_mb = \"big\"\n",
+      '[ledger]\nretention_days = 90\n\n[archive]\nmax_total_mb = "big"\n',
       /^Cannot read config "c.toml": line 5: \[archive\] max_total_mb: expected a number ≥ 0, got "big"$/,
     ],
     [
@@ -35,7 +35,7 @@ Deno.test("parseConfig() names the file, line, key and what was expected", async
     ],
     [
       "plugin enabled not a boolean",
-      "[plugins.cmd]\nenabled = \"yes\"\n",
+      '[plugins.cmd]\nenabled = "yes"\n',
       /^Cannot read config "c.toml": line 2: \[plugins\] cmd.enabled: expected true or false, got "yes"$/,
     ],
     [

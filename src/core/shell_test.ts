@@ -11,7 +11,9 @@ Deno.test("quoteWord() leaves plain words and quotes the rest", async (t) => {
     ["$HOME", "'$HOME'"],
     ["a*b", "'a*b'"],
   ];
-  for (const [word, quoted] of cases) await t.step(word || "(empty)", () => strictEqual(quoteWord(word), quoted));
+  for (const [word, quoted] of cases) {
+    await t.step(word || "(empty)", () => strictEqual(quoteWord(word), quoted));
+  }
 });
 
 Deno.test("quoteArgv() joins quoted words with spaces", () => {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { configPath, type Config, DEFAULT_CONFIG, loadConfig, rtokHome } from "../core/config.ts";
+import { type Config, configPath, DEFAULT_CONFIG, loadConfig, rtokHome } from "../core/config.ts";
 import { storePath } from "../core/store.ts";
 import { CATALOGUE } from "../core/registry.ts";
 import { archiveDir } from "../plugins/archive/archive.ts";

@@ -10,8 +10,8 @@ import {
   gainFailures,
   gainHistory,
   gainPeriods,
-  gainSummary,
   type GainSummary,
+  gainSummary,
   type HistoryRow,
   type Period,
   type PeriodTotals,
@@ -185,7 +185,14 @@ function historyText(rows: readonly HistoryRow[]): string {
 function periodsText(rows: readonly PeriodTotals[], period: Period): string {
   if (rows.length === 0) return "No runs recorded yet.\n";
   return table(
-    [period === "daily" ? "day" : period === "weekly" ? "week" : "month", "runs", "in", "out", "saved", "saved%"],
+    [
+      period === "daily" ? "day" : period === "weekly" ? "week" : "month",
+      "runs",
+      "in",
+      "out",
+      "saved",
+      "saved%",
+    ],
     rows.map((r) => [
       r.period,
       String(r.runs),
@@ -212,6 +219,9 @@ export function csv(rows: readonly object[]): string {
     const s = v === null || v === undefined ? "" : String(v);
     return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
   };
-  return [keys.join(","), ...rows.map((r) => keys.map((k) => cell((r as Record<string, unknown>)[k])).join(","))]
+  return [
+    keys.join(","),
+    ...rows.map((r) => keys.map((k) => cell((r as Record<string, unknown>)[k])).join(",")),
+  ]
     .join("\n") + "\n";
 }

@@ -20,7 +20,15 @@ export interface SurfaceEntry {
 }
 
 /** Every permission Deno has that rtok's install grants or could grant. */
-export const ALL_PERMISSIONS: readonly Perm[] = ["read", "write", "net", "env", "run", "ffi", "sys"];
+export const ALL_PERMISSIONS: readonly Perm[] = [
+  "read",
+  "write",
+  "net",
+  "env",
+  "run",
+  "ffi",
+  "sys",
+];
 
 /** rtok's own subcommands; every other first word is a tool to run. */
 export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {

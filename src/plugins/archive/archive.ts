@@ -77,13 +77,8 @@ export async function keepRaw(
   const sha = await sha256Hex(bytes);
   const id = sha.slice(0, ID_LENGTH);
   const dir = archiveDir(home);
-  await ensurePrivateDir(dir);
   const file = joinPath(dir, sha);
-  if (!(await exists(file))) {
-    const tmp = joinPath(dir, `.${sha}.${Deno.pid}.tmp`);
-    await Deno.writeFile(tmp, bytes, { mode: 0o600 });
-    await Deno.rename(tmp, file);
-  }
+  if (!(await exists(file))) await writePrivate(dir, file, bytes);
   const doomed = store.write((db) => {
     db.prepare(
       `INSERT INTO archive (id, sha256, size, command, cwd, exit_code, family, created)
@@ -158,7 +153,9 @@ export async function readArchived(home: string, out: ArchivedOutput): Promise<U
     throw new Error(`Cannot read archived output ${out.id} ("${file}"): ${(e as Error).message}`);
   }
   if ((await sha256Hex(bytes)) !== out.sha256) {
-    throw new Error(`Archived output ${out.id} ("${file}") is damaged: its sha256 no longer matches`);
+    throw new Error(
+      `Archived output ${out.id} ("${file}") is damaged: its sha256 no longer matches`,
+    );
   }
   return bytes;
 }
@@ -171,13 +168,19 @@ export function recordExpand(store: Store, id: string, surface: string): void {
   });
 }
 
-async function ensurePrivateDir(dir: string): Promise<void> {
+// Writes through a temp file and a rename, so a reader never sees half an output; creates
+// the owner-only directory on first use.
+async function writePrivate(dir: string, file: string, bytes: Uint8Array): Promise<void> {
+  const tmp = `${file}.${Deno.pid}.tmp`;
   try {
-    await Deno.mkdir(dir, { mode: 0o700 });
-    await Deno.chmod(dir, 0o700);
+    await Deno.writeFile(tmp, bytes, { mode: 0o600 });
   } catch (e) {
-    if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    await Deno.chmod(dir, 0o700);
+    await Deno.writeFile(tmp, bytes, { mode: 0o600 });
   }
+  await Deno.rename(tmp, file);
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -145,7 +145,9 @@ export function gainSummary(store: Store, scope: Scope): GainSummary {
     `SELECT family AS command, ${TOTALS_SQL} FROM runs ${w.sql} GROUP BY family`,
   ).all(...w.params) as Record<string, unknown>[])
     .map((r) => ({ command: String(r.command), ...totals(r) }))
-    .sort((a, b) => b.savedTokens - a.savedTokens || b.runs - a.runs || a.command.localeCompare(b.command));
+    .sort((a, b) =>
+      b.savedTokens - a.savedTokens || b.runs - a.runs || a.command.localeCompare(b.command)
+    );
   const failures = store.db.prepare("SELECT count(*) AS n FROM failures").get() as { n: number };
   const t = totals(all);
   return {

@@ -1,0 +1,116 @@
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import type { Measurement } from "../../core/plugin.ts";
+import { Store, storePath } from "../../core/store.ts";
+import { gainHistory, gainPeriods, gainSummary } from "./gain.ts";
+import { insertRun } from "./ledger.ts";
+
+const perms = { read: true, write: true } as const;
+
+function run(over: Partial<Measurement>): Measurement {
+  return {
+    surface: "cli",
+    plugin: "cmd",
+    family: "git log",
+    command: "git log",
+    rtokCommand: "rtok git log",
+    project: "/work/p",
+    session: null,
+    turn: null,
+    rawChars: 3100,
+    emittedChars: 310,
+    textClass: "log",
+    stage: "shape+filter",
+    lossy: true,
+    archiveId: "0123456789ab",
+    exitCode: 0,
+    elapsedMs: 30,
+    passthrough: null,
+    ...over,
+  };
+}
+
+function withStore(fn: (store: Store) => void): void {
+  const home = Deno.makeTempDirSync();
+  const store = Store.open(storePath(home));
+  try {
+    fn(store);
+  } finally {
+    store.close();
+    Deno.removeSync(home, { recursive: true });
+  }
+}
+
+Deno.test({
+  name: "gainSummary() weights the percentage by tokens and sorts commands by tokens saved",
+  permissions: perms,
+  fn: () =>
+    withStore((store) => {
+      insertRun(store, run({}), 90);
+      insertRun(
+        store,
+        run({ family: "ls", rawChars: 260, emittedChars: 26, textClass: "paths" }),
+        90,
+      );
+      insertRun(
+        store,
+        run({
+          family: "echo",
+          rawChars: 31,
+          emittedChars: 31,
+          passthrough: "no filter",
+          lossy: false,
+        }),
+        90,
+      );
+      const s = gainSummary(store, { project: null });
+      // git log 1000 → 100, ls 100 → 10, echo 10 → 10: 990 saved of 1110.
+      strictEqual(s.rawTokens, 1110);
+      strictEqual(s.savedTokens, 990);
+      strictEqual(s.savedPct, 89.2);
+      deepStrictEqual(s.commands.map((c) => c.command), ["git log", "ls", "echo"]);
+      strictEqual(s.filtered, 2);
+      strictEqual(s.passedThrough, 1);
+      strictEqual(s.lossy, 2);
+    }),
+});
+
+Deno.test({
+  name: "gainSummary() scopes to a project subtree without treating _ or % as wildcards",
+  permissions: perms,
+  fn: () =>
+    withStore((store) => {
+      for (const project of ["/w/a_b", "/w/a_b/sub", "/w/axb", "/w/a_bc", "/w/[x]"]) {
+        insertRun(store, run({ project }), 90);
+      }
+      strictEqual(gainSummary(store, { project: "/w/a_b" }).runs, 2);
+      strictEqual(gainSummary(store, { project: "/w/[x]" }).runs, 1);
+      strictEqual(gainSummary(store, { project: "/w" }).runs, 5);
+    }),
+});
+
+Deno.test({
+  name: "insertRun() sweeps rows past the retention window in the same write",
+  permissions: perms,
+  fn: () =>
+    withStore((store) => {
+      const day = 86_400_000;
+      insertRun(store, run({ command: "old" }), 90, 0);
+      insertRun(store, run({ command: "new" }), 90, 91 * day);
+      deepStrictEqual(gainHistory(store, { project: null }, 10).map((r) => r.command), ["new"]);
+    }),
+});
+
+Deno.test({
+  name: "gainPeriods() buckets by day, week and month",
+  permissions: perms,
+  fn: () =>
+    withStore((store) => {
+      const now = Date.now();
+      insertRun(store, run({}), 90, now);
+      insertRun(store, run({}), 90, now - 40 * 86_400_000);
+      strictEqual(gainPeriods(store, { project: null }, "daily").length, 2);
+      strictEqual(gainPeriods(store, { project: null }, "monthly").length, 2);
+      const weeks = gainPeriods(store, { project: null }, "weekly");
+      strictEqual(weeks.reduce((n, w) => n + w.runs, 0), 2);
+    }),
+});
