@@ -23,18 +23,31 @@ const HAS_TREE = await has("tree");
 const MODULE = (name: string, n: number) =>
   Array.from(
     { length: n },
-    (_, i) => `export function ${name}Step${i}(input: string): string {\n  return parse(input, ${i});\n}\n`,
+    (_, i) =>
+      `export function ${name}Step${i}(input: string): string {\n  return parse(input, ${i});\n}\n`,
   ).join("\n");
 
 /** A small project: nested sources, a git history, a dirty tree, branches and a remote. */
 async function project(dir: string): Promise<void> {
   await gitInit(dir);
-  for (const sub of ["src/core", "src/cli", "tests", "docs"]) await Deno.mkdir(`${dir}/${sub}`, { recursive: true });
-  const files = ["src/core/config.ts", "src/core/store.ts", "src/cli/main.ts", "src/cli/args.ts", "tests/store_test.ts"];
-  for (const [i, f] of files.entries()) await Deno.writeTextFile(`${dir}/${f}`, MODULE(`m${i}`, 12));
+  for (const sub of ["src/core", "src/cli", "tests", "docs"]) {
+    await Deno.mkdir(`${dir}/${sub}`, { recursive: true });
+  }
+  const files = [
+    "src/core/config.ts",
+    "src/core/store.ts",
+    "src/cli/main.ts",
+    "src/cli/args.ts",
+    "tests/store_test.ts",
+  ];
+  for (const [i, f] of files.entries()) {
+    await Deno.writeTextFile(`${dir}/${f}`, MODULE(`m${i}`, 12));
+  }
   await Deno.writeTextFile(`${dir}/docs/guide.md`, "# Guide\n\nHow to parse things.\n");
   await commitAll(dir, "feat: the first version");
-  for (const b of ["feature/login", "feature/search", "fix/crash"]) await sh("git", ["branch", b], dir);
+  for (const b of ["feature/login", "feature/search", "fix/crash"]) {
+    await sh("git", ["branch", b], dir);
+  }
   await sh("git", ["clone", "-q", "--bare", dir, `${dir}/../remote.git`]);
   await sh("git", ["remote", "add", "origin", `${dir}/../remote.git`], dir);
   await sh("git", ["fetch", "-q", "origin"], dir);
@@ -62,7 +75,8 @@ const base = (path: string) => path.replace(/\/$/, "").split("/").pop()!;
 const CASES: Case[] = [
   {
     argv: ["git", "status"],
-    facts: async (d) => lines(await sh("git", ["status", "--porcelain"], d)).map((l) => base(l.slice(3))),
+    facts: async (d) =>
+      lines(await sh("git", ["status", "--porcelain"], d)).map((l) => base(l.slice(3))),
   },
   {
     argv: ["git", "diff"],
@@ -73,11 +87,14 @@ const CASES: Case[] = [
   },
   {
     argv: ["git", "show"],
-    facts: async (d) => [(await sh("git", ["log", "-1", "--format=%h"], d)).trim(), "feat: the first version"],
+    facts: async (
+      d,
+    ) => [(await sh("git", ["log", "-1", "--format=%h"], d)).trim(), "feat: the first version"],
   },
   {
     argv: ["git", "branch", "-a"],
-    facts: async (d) => lines(await sh("git", ["branch", "-a", "--format=%(refname:short)"], d)).map(base),
+    facts: async (d) =>
+      lines(await sh("git", ["branch", "-a", "--format=%(refname:short)"], d)).map(base),
   },
   {
     argv: ["git", "log"],
@@ -107,7 +124,10 @@ const CASES: Case[] = [
   {
     argv: ["tree"],
     needs: HAS_TREE,
-    facts: async (d) => lines(await sh("find", [".", "-not", "-path", "./.git*"], d)).filter((p) => p !== ".").map(base),
+    facts: async (d) =>
+      lines(await sh("find", [".", "-not", "-path", "./.git*"], d)).filter((p) => p !== ".").map(
+        base,
+      ),
   },
   {
     argv: ["diff", "-u", "src/core/config.ts", "src/core/store.ts"],
@@ -129,7 +149,9 @@ for (const c of CASES) {
       const r = await rtok(`${tmp.path}/home`, c.argv, { cwd: dir });
       strictEqual(r.code, raw.code);
       strictEqual(r.err, raw.err);
-      for (const fact of await c.facts(dir)) ok(r.out.includes(fact), `lost ${JSON.stringify(fact)}:\n${r.out}`);
+      for (const fact of await c.facts(dir)) {
+        ok(r.out.includes(fact), `lost ${JSON.stringify(fact)}:\n${r.out}`);
+      }
       const row = ledger(`${tmp.path}/home`).at(-1)!;
       strictEqual(row.passthrough, null, `filtered, not passed through (${row.passthrough})`);
       ok(row.emitted_chars <= row.raw_chars);
