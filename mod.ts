@@ -39,10 +39,11 @@ export type { CommandFilter, Filtered, FilterInput } from "./src/core/filter.ts"
 export {
   type Config,
   DEFAULT_CONFIG,
+  defaultConfig,
   loadConfig,
-  parseConfig,
   rtokHome,
 } from "./src/core/config.ts";
+export { parseConfig } from "./src/core/config_parse.ts";
 export {
   CATALOGUE,
   type CatalogueEntry,

@@ -18,7 +18,7 @@ for (const name of await fixtureNames()) {
     name: `${match.filter.name}: ${name} (${shaped.length} chars)`,
     group: "fixtures",
     fn: () => {
-      composeOutput(match.filter, shaped, input, "000000000000");
+      composeOutput(match.filter, shaped, input).text("000000000000");
     },
   });
 }

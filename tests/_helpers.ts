@@ -7,6 +7,10 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
+import { defaultConfig } from "../src/core/config.ts";
+import { makeCtx, Registry } from "../src/core/registry.ts";
+import { Store, storePath } from "../src/core/store.ts";
+import { BUILTIN_PLUGINS } from "../src/plugins/mod.ts";
 
 /** The CLI entry, as a path. */
 export const CLI: string = new URL("../cli.ts", import.meta.url).pathname;
@@ -165,8 +169,22 @@ export interface LedgerRow {
   readonly project: string;
 }
 
-/** Every ledger row in `home`, oldest first. */
+/** Drains the spool of `home` into its store, as `rtok gain` does. */
+export function drain(home: string): void {
+  const store = Store.open(storePath(home));
+  try {
+    const config = defaultConfig();
+    const registry = new Registry(BUILTIN_PLUGINS, config);
+    registry.drain(makeCtx(registry, { config, store, home }));
+    if (registry.errors.length) throw registry.errors[0].error;
+  } finally {
+    store.close();
+  }
+}
+
+/** Every ledger row in `home`, oldest first, after draining its spool. */
 export function ledger(home: string): LedgerRow[] {
+  drain(home);
   const db = new DatabaseSync(`${home}/rtok.db`, { readOnly: true });
   try {
     return db.prepare("SELECT * FROM runs ORDER BY id").all() as unknown as LedgerRow[];

@@ -6,6 +6,9 @@ Deno.test("8 rtok processes at once, 25 runs each, on one RTOK_HOME: 200 rows, n
   const repo = `${tmp.path}/repo`;
   const home = `${tmp.path}/home`;
   await buildLab(repo);
+  // A tiny spool limit: runs drain the spool into the store while others append to it.
+  await Deno.mkdir(home);
+  await Deno.writeTextFile(`${home}/config.toml`, "[ledger]\nspool_kb = 1\n");
   const rtok = [Deno.execPath(), "run", ...RTOK_PERMS, CLI].map((w) => `'${w}'`).join(" ");
   // Each worker alternates a filtered, archived run with a passthrough, so ledger and
   // archive writes interleave across processes.

@@ -1,5 +1,6 @@
 import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
-import { DEFAULT_CONFIG, loadConfig, parseConfig } from "./config.ts";
+import { DEFAULT_CONFIG, loadConfig } from "./config.ts";
+import { parseConfig } from "./config_parse.ts";
 
 Deno.test("parseConfig() overlays the keys it is given on the defaults", async () => {
   const config = await parseConfig(

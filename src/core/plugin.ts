@@ -8,6 +8,7 @@
 
 import type { CommandFilter } from "./filter.ts";
 import type { Config } from "./config.ts";
+import type { SpoolEntry } from "./spool.ts";
 import type { Store } from "./store.ts";
 import type { TextClass } from "./tokens.ts";
 
@@ -191,7 +192,12 @@ export interface Ctx {
   /** This plugin's own `[plugins.<id>]` table (empty when absent). */
   pluginConfig(id: string): Readonly<Record<string, unknown>>;
   /** The only way to claim a saving. */
-  record(m: Measurement): void;
+  record(m: Measurement): Promise<void>;
+  /**
+   * Defers a store write: `kind` is `<plugin id>.<what>`, and the plugin's `ingest` applies
+   * it when the spool is drained. Cheap: no SQLite on the caller's path.
+   */
+  defer(kind: string, data: Readonly<Record<string, unknown>>): void;
 }
 
 /** A plugin: a manifest and the events it serves. */
@@ -212,12 +218,19 @@ export interface Plugin {
   mcpTools?(): readonly McpTool[];
   /** Change a model request before it is forwarded; return what was measured. */
   proxyFilter?(req: ProxyRequest, ctx: Ctx): readonly Measurement[];
-  /** The filter for a command line, or `null` when it has none. */
-  commandFilter?(argv: readonly string[]): CommandMatch | null;
+  /** The filter for a command line, or `null` when it has none (it may load it lazily). */
+  commandFilter?(argv: readonly string[]): CommandMatch | null | Promise<CommandMatch | null>;
   /** Keep raw bytes; returns the archive id. */
   keepRaw?(raw: Uint8Array, meta: RawMeta, ctx: Ctx): Promise<string>;
   /** Persist a measurement (the ledger). */
-  onMeasurement?(m: Measurement, ctx: Ctx): void;
+  onMeasurement?(m: Measurement, ctx: Ctx): void | Promise<void>;
   /** Persist a failure. */
-  onFailure?(f: FailureRecord, ctx: Ctx): void;
+  onFailure?(f: FailureRecord, ctx: Ctx): void | Promise<void>;
+  /** Apply this plugin's deferred writes (kinds `<id>.*`) to the store, in the drain's write. */
+  ingest?(entries: readonly SpoolEntry[], store: Store, ctx: Ctx): void;
+  /**
+   * Load what the plugin will need for the work a surface is starting. A surface calls it
+   * while it waits on something else (the tool it runs), so the loading costs no time.
+   */
+  prepare?(): Promise<void>;
 }

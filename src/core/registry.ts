@@ -21,6 +21,7 @@ import type {
   RawMeta,
   SessionEvent,
 } from "./plugin.ts";
+import { appendSpool, type Drained, drainSpool, type SpoolEntry, spoolPath } from "./spool.ts";
 import type { Store } from "./store.ts";
 import { estimate } from "./tokens.ts";
 
@@ -143,10 +144,17 @@ export class Registry {
   }
 
   /** The first enabled plugin's filter for `argv` and that plugin's id, or `null`. */
-  commandFilter(argv: readonly string[]): { match: CommandMatch; plugin: string } | null {
+  async commandFilter(
+    argv: readonly string[],
+  ): Promise<{ match: CommandMatch; plugin: string } | null> {
     for (const p of this.enabled) {
-      const match = this.guard(p, "commandFilter", () => p.commandFilter?.(argv) ?? null);
-      if (match) return { match, plugin: p.manifest.id };
+      if (!p.commandFilter) continue;
+      try {
+        const match = await p.commandFilter(argv);
+        if (match) return { match, plugin: p.manifest.id };
+      } catch (error) {
+        this.errors.push({ plugin: p.manifest.id, event: "commandFilter", error });
+      }
     }
     return null;
   }
@@ -165,13 +173,53 @@ export class Registry {
   }
 
   /** Hands a measurement to every plugin that persists measurements. */
-  record(m: Measurement, ctx: Ctx): void {
-    for (const p of this.enabled) this.guard(p, "onMeasurement", () => p.onMeasurement?.(m, ctx));
+  async record(m: Measurement, ctx: Ctx): Promise<void> {
+    for (const p of this.enabled) {
+      await this.guardAsync(p, "onMeasurement", () => p.onMeasurement?.(m, ctx));
+    }
   }
 
   /** Hands a failure to every plugin that persists failures. */
-  failure(f: FailureRecord, ctx: Ctx): void {
-    for (const p of this.enabled) this.guard(p, "onFailure", () => p.onFailure?.(f, ctx));
+  async failure(f: FailureRecord, ctx: Ctx): Promise<void> {
+    for (const p of this.enabled) {
+      await this.guardAsync(p, "onFailure", () => p.onFailure?.(f, ctx));
+    }
+  }
+
+  /**
+   * Drains the spool at `ctx.home` into `ctx.store` in one `BEGIN IMMEDIATE` write, each
+   * plugin applying its own kinds. A plugin that throws loses its entries of this drain (its
+   * error is kept); entries no enabled plugin claims are dropped.
+   */
+  drain(ctx: Ctx): Drained {
+    const store = ctx.store;
+    if (!store) throw new Error("the store is not available");
+    return drainSpool(ctx.home, (entries) => {
+      const mine = new Map<string, SpoolEntry[]>();
+      for (const e of entries) {
+        const id = e.kind.slice(0, e.kind.indexOf("."));
+        mine.set(id, [...(mine.get(id) ?? []), e]);
+      }
+      store.write(() => {
+        for (const p of this.enabled) {
+          const list = mine.get(p.manifest.id);
+          if (list && p.ingest) this.guard(p, "ingest", () => p.ingest!(list, store, ctx));
+        }
+      });
+    });
+  }
+
+  /** Lets every plugin load what it will need, at once; a failure is kept, not thrown. */
+  async prepare(): Promise<void> {
+    await Promise.all(this.enabled.map((p) => this.guardAsync(p, "prepare", () => p.prepare?.())));
+  }
+
+  private async guardAsync(p: Plugin, event: string, fn: () => unknown): Promise<void> {
+    try {
+      await fn();
+    } catch (error) {
+      this.errors.push({ plugin: p.manifest.id, event, error });
+    }
   }
 
   private guard<T>(p: Plugin, event: string, fn: () => T): T | null {
@@ -198,6 +246,15 @@ export interface CtxInit {
   readonly callId?: number | null;
 }
 
+/** True when the spool at `home` has grown past `[ledger] spool_kb` and should be drained. */
+export function spoolOverdue(home: string, config: Config): boolean {
+  try {
+    return Deno.statSync(spoolPath(home)).size > config.ledger.spoolKb * 1024;
+  } catch {
+    return false;
+  }
+}
+
 /** Builds the context plugins see; `record` routes through the registry. */
 export function makeCtx(registry: Registry, init: CtxInit): Ctx {
   const ctx: Ctx = {
@@ -209,6 +266,10 @@ export function makeCtx(registry: Registry, init: CtxInit): Ctx {
     estimate,
     pluginConfig: (id) => init.config.plugins[id] ?? {},
     record: (m) => registry.record(m, ctx),
+    defer: (kind, data) => {
+      if (!init.home) throw new Error("rtok's home is not known, so nothing can be recorded");
+      appendSpool(init.home, [{ kind, ts: Date.now(), data }]);
+    },
   };
   return ctx;
 }

@@ -111,13 +111,13 @@ Deno.test("Registry.inject() emits by priority while the budget lasts", () => {
   strictEqual(r.inject("sessionStart", SESSION, ctxFor(r), 3), null);
 });
 
-Deno.test("makeCtx() routes record() to every plugin that persists measurements", () => {
+Deno.test("makeCtx() routes record() to every plugin that persists measurements", async () => {
   const seen: string[] = [];
   const r = new Registry([
     plugin("a", { onMeasurement: (m) => void seen.push(`a:${m.family}`) }),
     plugin("b", { onMeasurement: (m) => void seen.push(`b:${m.family}`) }),
   ], config());
-  ctxFor(r).record({
+  await ctxFor(r).record({
     surface: "cli",
     plugin: "cmd",
     family: "git log",

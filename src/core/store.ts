@@ -38,10 +38,7 @@ export class Store {
     try {
       Deno.mkdirSync(parentDir(path), { recursive: true, mode: 0o700 });
       db = new DatabaseSync(path);
-      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      const mode = db.prepare("PRAGMA journal_mode").get() as { journal_mode: string };
-      if (mode.journal_mode !== "wal") db.exec("PRAGMA journal_mode = WAL");
-      db.exec("PRAGMA synchronous = NORMAL");
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA synchronous = NORMAL`);
       const store = new Store(db, path);
       store.migrate(migrations);
       return store;
@@ -86,6 +83,8 @@ export class Store {
     // user_version mirrors the newest applied migration: one cheap read on the common path.
     const current = this.db.prepare("PRAGMA user_version").get() as { user_version: number };
     if (current.user_version >= latest) return;
+    // WAL is a property of the file: set once, when the store is new or older.
+    this.db.exec("PRAGMA journal_mode = WAL");
     this.write((db) => {
       db.exec(
         "CREATE TABLE IF NOT EXISTS schema_migrations " +

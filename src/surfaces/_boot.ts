@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type Config, DEFAULT_CONFIG, loadConfig, rtokHome } from "../core/config.ts";
+import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import type { Ctx, Plugin } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import type { Store } from "../core/store.ts";
@@ -34,7 +34,7 @@ export function warn(message: string): void {
  */
 export async function boot(plugins: readonly Plugin[] = BUILTIN_PLUGINS): Promise<Boot> {
   let home: string | null = null;
-  let config = structuredClone(DEFAULT_CONFIG) as Config;
+  let config = defaultConfig();
   try {
     home = rtokHome();
     config = await loadConfig(home);
@@ -69,6 +69,6 @@ export function context(b: Boot, store: Store | null): Ctx {
 export function reportPluginErrors(b: Boot): void {
   for (const e of b.registry.errors.splice(0)) {
     const message = e.error instanceof Error ? e.error.message : String(e.error);
-    warn(`plugin ${e.plugin} failed in ${e.event}: ${message}`);
+    warn(`${message} (plugin ${e.plugin}, ${e.event})`);
   }
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type Config, configPath, DEFAULT_CONFIG, loadConfig, rtokHome } from "../core/config.ts";
+import { type Config, configPath, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { storePath } from "../core/store.ts";
 import { CATALOGUE } from "../core/registry.ts";
 import { archiveDir } from "../plugins/archive/archive.ts";
@@ -17,7 +17,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const home = rtokHome();
   const path = configPath(home);
-  let config: Config = structuredClone(DEFAULT_CONFIG) as Config;
+  let config: Config = defaultConfig();
   let problem: string | null = null;
   try {
     config = await loadConfig(home);

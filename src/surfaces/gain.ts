@@ -16,7 +16,7 @@ import {
   type Period,
   type PeriodTotals,
 } from "../plugins/measure/gain.ts";
-import { boot, openStore } from "./_boot.ts";
+import { boot, context, openStore, reportPluginErrors, warn } from "./_boot.ts";
 import { print } from "./_io.ts";
 
 /** `rtok gain --help`. */
@@ -75,6 +75,12 @@ export async function main(args: readonly string[]): Promise<number> {
   const b = await boot();
   const store = await openStore(b);
   if (!store) throw new Error("the ledger cannot be read (see the line above)");
+  try {
+    b.registry.drain(context(b, store));
+  } catch (e) {
+    warn(`runs not yet in the ledger could not be added: ${(e as Error).message}`);
+  }
+  reportPluginErrors(b);
   const scope = { project: values.project ? Deno.cwd() : null };
   try {
     if (values.history) {

@@ -9,11 +9,10 @@
 import type { CommandFilter } from "../core/filter.ts";
 import type { Measurement, Plugin, Stage } from "../core/plugin.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
-import type { Store } from "../core/store.ts";
+import { spoolOverdue } from "../core/registry.ts";
 import { quoteArgv } from "../core/shell.ts";
 import type { TextClass } from "../core/tokens.ts";
-import { archiveId } from "../plugins/archive/archive.ts";
-import { type Composed, composeOutput } from "../plugins/cmd/compose.ts";
+import type { Composed } from "../plugins/cmd/compose.ts";
 import { familyOf } from "../plugins/cmd/match.ts";
 import { type Boot, boot, context, openStore, reportPluginErrors, warn } from "./_boot.ts";
 import { print, writeStdout } from "./_io.ts";
@@ -21,8 +20,9 @@ import type { Outcome } from "./mod.ts";
 
 export type { Outcome };
 
-// Signals a terminal sends to the whole process group reach the tool without our help.
-const FORWARDED: readonly Deno.Signal[] = ["SIGTERM", "SIGHUP"];
+// Signals a terminal sends to the whole process group (SIGINT, SIGHUP, SIGQUIT) reach the
+// tool without our help; a SIGTERM sent to rtok alone is passed on.
+const FORWARDED: readonly Deno.Signal[] = ["SIGTERM"];
 
 /**
  * Runs `argv` through its filter and returns how the tool ended. `plugins` defaults to the
@@ -34,14 +34,13 @@ export async function main(
 ): Promise<Outcome> {
   const started = performance.now();
   const b = await boot(plugins);
-  const plan = planRun(b, argv);
+  const plan = await planRun(b, argv);
   // A person at a terminal gets an unfiltered tool's own terminal behaviour (colour, columns).
   const toTerminal = plan.filter === null && Deno.stdout.isTerminal();
   const child = spawn(argv[0], plan.runArgs, toTerminal);
   if (!child.ok) {
     warn(child.message);
-    const store = await openStore(b);
-    record(b, store, argv, plan, started, {
+    await record(b, argv, plan, started, {
       rawChars: 0,
       emitted: 0,
       stage: "none",
@@ -53,11 +52,14 @@ export async function main(
     return { code: child.code, signal: null };
   }
   const stopForwarding = forwardSignals(child.process);
-  // The store (and node:sqlite) loads while the tool runs, off the critical path.
-  const storeReady = openStore(b);
+  // While the tool runs, plugins load what they will need, and the filter's composer loads.
+  const ready = Promise.all([
+    plan.filter ? import("../plugins/cmd/compose.ts") : null,
+    b.registry.prepare(),
+  ]);
   const capture = await collect(child.process, plan.filter ? b.config.cmd.maxFilterMb : -1);
   const status = await child.process.status;
-  const store = await storeReady;
+  const [compose] = await ready;
   stopForwarding();
   const exitCode = status.signal ? null : status.code;
   let result: Written;
@@ -74,10 +76,17 @@ export async function main(
         : plan.passthrough ?? `output over ${b.config.cmd.maxFilterMb} MiB`,
     };
   } else {
-    result = await filterAndWrite(b, store, argv, plan, capture.raw, exitCode ?? status.code);
+    result = await filterAndWrite(
+      b,
+      argv,
+      plan,
+      compose!.composeOutput,
+      capture.raw,
+      exitCode ?? status.code,
+    );
   }
-  record(b, store, argv, plan, started, result);
-  // No close: the process exits next, and closing would checkpoint the WAL on every run.
+  await record(b, argv, plan, started, result);
+  await drainIfOverdue(b);
   return { code: status.code, signal: status.signal };
 }
 
@@ -94,8 +103,8 @@ interface Plan {
   readonly family: string;
 }
 
-function planRun(b: Boot, argv: readonly string[]): Plan {
-  const found = b.registry.commandFilter(argv);
+async function planRun(b: Boot, argv: readonly string[]): Promise<Plan> {
+  const found = await b.registry.commandFilter(argv);
   const match = found?.match;
   const family = match?.filter.name ?? familyOf(argv);
   const plain = {
@@ -127,14 +136,18 @@ type Spawned =
   | { ok: false; code: number; message: string };
 
 // `exec` through sh keeps the tool's argv[0] as typed (Deno would pass the resolved path,
-// which the tool then prints in its messages), and gives the shell's own "not found" (127)
-// and "permission denied" (126); sh is replaced by the tool, so signals and exit codes are
-// the tool's.
+// which GNU tools print in their messages: "/usr/bin/ls: cannot access …"), and gives the
+// shell's own "not found" (127) and "permission denied" (126); sh is replaced by the tool,
+// so signals and exit codes are the tool's.
 const SH = "/bin/sh";
 const EXEC = 'exec "$0" "$@"';
 
+// Tools whose messages never name their argv[0] start directly, saving the shell's start-up
+// on the commands agents run most.
+const DIRECT = new Set(["git", "rg", "tree"]);
+
 function spawn(tool: string, args: readonly string[], inheritStdout: boolean): Spawned {
-  const viaShell = Deno.build.os !== "windows";
+  const viaShell = Deno.build.os !== "windows" && !DIRECT.has(tool);
   try {
     const process = new Deno.Command(viaShell ? SH : tool, {
       args: viaShell ? ["-c", EXEC, tool, ...args] : [...args],
@@ -237,9 +250,9 @@ export function decodeText(raw: Uint8Array): string | null {
 
 async function filterAndWrite(
   b: Boot,
-  store: Store | null,
   argv: readonly string[],
   plan: Plan,
+  composeOutput: typeof import("../plugins/cmd/compose.ts").composeOutput,
   raw: Uint8Array,
   exitCode: number,
 ): Promise<Written> {
@@ -260,17 +273,12 @@ async function filterAndWrite(
     return { ...base, passthrough: "binary output" };
   }
   const counted = { ...base, rawChars: text.length, emitted: text.length };
-  const ctx = context(b, store);
+  const ctx = context(b, null);
   let out: Composed;
   try {
-    out = composeOutput(
-      filter,
-      text,
-      { args: plan.filterArgs, shaped: plan.shaped, exitCode },
-      await archiveId(raw),
-    );
+    out = composeOutput(filter, text, { args: plan.filterArgs, shaped: plan.shaped, exitCode });
   } catch (e) {
-    b.registry.failure({
+    await b.registry.failure({
       surface: "cli",
       plugin: plan.plugin,
       family: filter.name,
@@ -281,42 +289,47 @@ async function filterAndWrite(
     await writeStdout(raw);
     return { ...counted, passthrough: "filter failed (see rtok gain --failures)" };
   }
-  // Without a store nothing can be kept, so nothing may be cut (the store's line said why).
-  if (!out.changed || (out.lossy && store === null)) {
+  if (!out.changed) {
     await writeStdout(raw);
     return counted;
   }
-  const kept = await b.registry.keepRaw(raw, {
+  const stage: Stage = plan.shaped ? "shape+filter" : "filter";
+  if (!out.lossy) {
+    const emitted = out.text("");
+    await print(emitted);
+    return { ...counted, emitted: emitted.length, stage };
+  }
+  // Only a cut needs the store (for the archive's index), so only a cut opens it.
+  const store = await openStore(b);
+  const kept = store === null ? null : await b.registry.keepRaw(raw, {
     command: quoteArgv(argv),
-    cwd: Deno.cwd(),
+    cwd: safeCwd(),
     exitCode,
     family: filter.name,
-  }, ctx);
-  if (out.lossy && kept === null) {
+  }, context(b, store));
+  store?.close();
+  if (kept === null) {
+    // Without the archive nothing may be cut; a missing store already said why in one line.
     const why = b.registry.errors.splice(0).map((e) => (e.error as Error)?.message ?? e.error);
-    warn(`the raw output could not be archived (${why.join("; ")}), so it is printed whole`);
+    if (store !== null) {
+      warn(`the raw output could not be archived (${why.join("; ")}), so it is printed whole`);
+    }
     await writeStdout(raw);
     return counted;
   }
-  await print(out.text);
-  return {
-    ...counted,
-    emitted: out.text.length,
-    stage: plan.shaped ? "shape+filter" : "filter",
-    lossy: out.lossy,
-    archiveId: kept,
-  };
+  const emitted = out.text(kept);
+  await print(emitted);
+  return { ...counted, emitted: emitted.length, stage, lossy: true, archiveId: kept };
 }
 
-function record(
+async function record(
   b: Boot,
-  store: Store | null,
   argv: readonly string[],
   plan: Plan,
   started: number,
   w: Written,
-): void {
-  const ctx = context(b, store);
+): Promise<void> {
+  const ctx = context(b, null);
   const m: Measurement = {
     surface: "cli",
     plugin: plan.plugin,
@@ -336,14 +349,35 @@ function record(
     elapsedMs: performance.now() - started,
     passthrough: w.passthrough,
   };
-  ctx.record(m);
+  await ctx.record(m);
   reportPluginErrors(b);
 }
 
-function safeCwd(): string {
+// The run that finds the spool past its limit drains it, so the spool stays small whatever
+// reads the store next.
+async function drainIfOverdue(b: Boot): Promise<void> {
+  if (b.home === null || !spoolOverdue(b.home, b.config)) return;
+  const store = await openStore(b);
+  if (!store) return;
   try {
-    return Deno.cwd();
-  } catch {
-    return "";
+    b.registry.drain(context(b, store));
+  } catch (e) {
+    warn(`the ledger's spool could not be drained: ${(e as Error).message}`);
+  } finally {
+    store.close();
   }
+  reportPluginErrors(b);
+}
+
+// The working directory, read once (each read is a permission-checked system call).
+let cwd: string | undefined;
+function safeCwd(): string {
+  if (cwd === undefined) {
+    try {
+      cwd = Deno.cwd();
+    } catch {
+      cwd = "";
+    }
+  }
+  return cwd;
 }

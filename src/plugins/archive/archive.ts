@@ -78,7 +78,7 @@ export async function keepRaw(
   const id = sha.slice(0, ID_LENGTH);
   const dir = archiveDir(home);
   const file = joinPath(dir, sha);
-  if (!(await exists(file))) await writePrivate(dir, file, bytes);
+  if (!exists(file)) writePrivate(dir, file, bytes);
   const doomed = store.write((db) => {
     db.prepare(
       `INSERT INTO archive (id, sha256, size, command, cwd, exit_code, family, created)
@@ -88,7 +88,11 @@ export async function keepRaw(
     ).run(id, sha, bytes.byteLength, meta.command, meta.cwd, meta.exitCode, meta.family, now);
     return expire(store, id, limits, now);
   });
-  for (const old of doomed) await Deno.remove(joinPath(dir, old)).catch(() => {});
+  for (const old of doomed) {
+    try {
+      Deno.removeSync(joinPath(dir, old));
+    } catch { /* already gone */ }
+  }
   return id;
 }
 
@@ -96,10 +100,15 @@ export async function keepRaw(
 function expire(store: Store, keep: string, limits: ArchiveLimits, now: number): string[] {
   const db = store.db;
   const cutoff = now - limits.maxAgeDays * 86_400_000;
+  const cap = limits.maxTotalMb * 1024 * 1024;
+  // One cheap query on the common path, where nothing is old and the cap is far.
+  const state = db.prepare(
+    "SELECT coalesce(sum(size), 0) AS total, coalesce(sum(created < ?), 0) AS old FROM archive",
+  ).get(cutoff) as { total: number; old: number };
+  if (Number(state.old) === 0 && Number(state.total) <= cap) return [];
   const doomed = db.prepare("SELECT sha256 FROM archive WHERE created < ? AND id != ?")
     .all(cutoff, keep).map((r) => String((r as { sha256: string }).sha256));
   db.prepare("DELETE FROM archive WHERE created < ? AND id != ?").run(cutoff, keep);
-  const cap = limits.maxTotalMb * 1024 * 1024;
   const total = Number(
     (db.prepare("SELECT coalesce(sum(size), 0) AS n FROM archive").get() as { n: number }).n,
   );
@@ -169,23 +178,24 @@ export function recordExpand(store: Store, id: string, surface: string): void {
 }
 
 // Writes through a temp file and a rename, so a reader never sees half an output; creates
-// the owner-only directory on first use.
-async function writePrivate(dir: string, file: string, bytes: Uint8Array): Promise<void> {
+// the owner-only directory on first use. Sync on purpose: Deno's first async file write in a
+// process costs milliseconds of set-up, and every rtok run is a fresh process.
+function writePrivate(dir: string, file: string, bytes: Uint8Array): void {
   const tmp = `${file}.${Deno.pid}.tmp`;
   try {
-    await Deno.writeFile(tmp, bytes, { mode: 0o600 });
+    Deno.writeFileSync(tmp, bytes, { mode: 0o600 });
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    await Deno.chmod(dir, 0o700);
-    await Deno.writeFile(tmp, bytes, { mode: 0o600 });
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    Deno.chmodSync(dir, 0o700);
+    Deno.writeFileSync(tmp, bytes, { mode: 0o600 });
   }
-  await Deno.rename(tmp, file);
+  Deno.renameSync(tmp, file);
 }
 
-async function exists(path: string): Promise<boolean> {
+function exists(path: string): boolean {
   try {
-    await Deno.lstat(path);
+    Deno.lstatSync(path);
     return true;
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return false;

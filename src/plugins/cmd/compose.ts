@@ -7,37 +7,32 @@
 
 import type { CommandFilter, FilterInput } from "../../core/filter.ts";
 import { neverWorse } from "../../core/guard.ts";
-import { pointerLine } from "../archive/archive.ts";
+import { ID_LENGTH, pointerLine } from "../archive/archive.ts";
 
 /** What to print for one filtered run. */
 export interface Composed {
-  /** The text to print: the filtered text (with its pointer line), or the raw text. */
-  readonly text: string;
   /** False when the raw text is printed as it was. */
   readonly changed: boolean;
-  /** True when something was cut (the pointer line names it and the raw bytes must be kept). */
+  /** True when something was cut: the pointer line names it, the raw bytes must be kept. */
   readonly lossy: boolean;
+  /** The text to print, its pointer line (when lossy) naming archive id `id`. */
+  text(id: string): string;
 }
 
-/**
- * Filters `raw` and decides what to print; `archiveId` names the raw bytes on the pointer
- * line. Throws whatever the filter throws.
- */
-export function composeOutput(
-  filter: CommandFilter,
-  raw: string,
-  input: FilterInput,
-  archiveId: string,
-): Composed {
+// Ids have a fixed length, so the guard can weigh the pointer line before the id is known
+// (computing it means hashing the raw output, which a lossless output never needs).
+const PENDING_ID = "0".repeat(ID_LENGTH);
+
+/** Filters `raw` and decides what to print. Throws whatever the filter throws. */
+export function composeOutput(filter: CommandFilter, raw: string, input: FilterInput): Composed {
   const filtered = filter.filter(raw, input);
   const lossy = filtered.cut.length > 0;
-  const candidate = lossy
-    ? withNewline(filtered.text) + pointerLine(filtered.cut, archiveId) + "\n"
-    : filtered.text;
-  const guarded = neverWorse(raw, candidate, filter.textClass);
-  return guarded.kept
-    ? { text: guarded.text, changed: true, lossy }
-    : { text: raw, changed: false, lossy: false };
+  const body = lossy ? withNewline(filtered.text) : filtered.text;
+  const render = (id: string) => lossy ? body + pointerLine(filtered.cut, id) + "\n" : body;
+  if (!neverWorse(raw, render(PENDING_ID), filter.textClass).kept) {
+    return { changed: false, lossy: false, text: () => raw };
+  }
+  return { changed: true, lossy, text: render };
 }
 
 function withNewline(text: string): string {

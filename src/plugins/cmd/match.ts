@@ -48,6 +48,12 @@ export function familyOf(argv: readonly string[]): string {
   return i < 0 ? "git" : `git ${argv[i + 1]}`;
 }
 
+/** `argv` split into what selects the filter (`git -C x log`) and what the filter sees. */
+export function splitArgv(argv: readonly string[]): { prefix: string[]; args: string[] } {
+  const split = toolName(argv[0] ?? "") === "git" ? gitSubcommandIndex(argv.slice(1)) + 2 : 1;
+  return { prefix: argv.slice(0, split), args: argv.slice(split) };
+}
+
 /** The filter among `filters` for `argv`, with the argv split around it; `null` when none. */
 export function matchCommand(
   argv: readonly string[],
@@ -56,7 +62,5 @@ export function matchCommand(
   if (argv.length === 0) return null;
   const family = familyOf(argv);
   const filter = filters.find((f) => f.name === family);
-  if (!filter) return null;
-  const split = toolName(argv[0]) === "git" ? gitSubcommandIndex(argv.slice(1)) + 2 : 1;
-  return { filter, prefix: argv.slice(0, split), args: argv.slice(split) };
+  return filter ? { filter, ...splitArgv(argv) } : null;
 }

@@ -5,8 +5,8 @@
  */
 
 import type { CommandMatch, Plugin } from "../../core/plugin.ts";
-import { COMMAND_FILTERS } from "../../../filters/mod.ts";
-import { matchCommand } from "./match.ts";
+import { FILTER_LOADERS } from "../../../filters/index.ts";
+import { familyOf, splitArgv } from "./match.ts";
 
 /** The `cmd` plugin. */
 export const cmdPlugin: Plugin = {
@@ -16,7 +16,8 @@ export const cmdPlugin: Plugin = {
     defaultOn: true,
     description: "Filters the output of git, grep, rg, ls, find, tree and diff run through rtok.",
   },
-  commandFilter(argv: readonly string[]): CommandMatch | null {
-    return matchCommand(argv, COMMAND_FILTERS);
+  async commandFilter(argv: readonly string[]): Promise<CommandMatch | null> {
+    const load = argv.length ? FILTER_LOADERS[familyOf(argv)] : undefined;
+    return load ? { filter: await load(), ...splitArgv(argv) } : null;
   },
 };

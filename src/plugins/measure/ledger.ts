@@ -1,11 +1,13 @@
 /**
  * The ledger's writes: one row per run, failures apart, rows past the retention window swept
- * in the same transaction.
+ * in the same write. Runs reach here through the spool (`measure.run`, `measure.failure`).
  *
  * @module
  */
 
+import type { DatabaseSync } from "node:sqlite";
 import type { FailureRecord, Measurement } from "../../core/plugin.ts";
+import type { SpoolEntry } from "../../core/spool.ts";
 import type { Store } from "../../core/store.ts";
 import { estimateChars } from "../../core/tokens.ts";
 
@@ -16,64 +18,81 @@ function clip(text: string): string {
   return text.length > MAX_COMMAND_CHARS ? text.slice(0, MAX_COMMAND_CHARS - 1) + "…" : text;
 }
 
-/** Writes one run and sweeps rows older than `retentionDays`. */
+const INSERT_RUN = `INSERT INTO runs (ts, surface, plugin, family, command, rtok_command,
+  project, session, turn, raw_chars, emitted_chars, raw_tokens, emitted_tokens, text_class,
+  stage, lossy, archive_id, exit_code, elapsed_ms, passthrough)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+const INSERT_FAILURE = `INSERT INTO failures (ts, surface, plugin, family, command, error,
+  fallback_ok) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+
+function runValues(m: Measurement, ts: number): (string | number | null)[] {
+  return [
+    ts,
+    m.surface,
+    m.plugin,
+    m.family,
+    clip(m.command),
+    clip(m.rtokCommand),
+    m.project,
+    m.session,
+    m.turn,
+    m.rawChars,
+    m.emittedChars,
+    estimateChars(m.rawChars, m.textClass),
+    estimateChars(m.emittedChars, m.textClass),
+    m.textClass,
+    m.stage,
+    m.lossy ? 1 : 0,
+    m.archiveId,
+    m.exitCode,
+    Math.round(m.elapsedMs * 10) / 10,
+    m.passthrough,
+  ];
+}
+
+function failureValues(f: FailureRecord, ts: number): (string | number)[] {
+  return [ts, f.surface, f.plugin, f.family, clip(f.command), f.error, f.fallbackOk ? 1 : 0];
+}
+
+/**
+ * Applies spooled `measure.run` and `measure.failure` entries inside the caller's write, then
+ * sweeps rows older than `retentionDays`.
+ */
+export function ingestLedger(
+  db: DatabaseSync,
+  entries: readonly SpoolEntry[],
+  retentionDays: number,
+  now: number = Date.now(),
+): void {
+  const run = db.prepare(INSERT_RUN);
+  const failure = db.prepare(INSERT_FAILURE);
+  for (const e of entries) {
+    if (e.kind === "measure.run") run.run(...runValues(e.data as unknown as Measurement, e.ts));
+    if (e.kind === "measure.failure") {
+      failure.run(...failureValues(e.data as unknown as FailureRecord, e.ts));
+    }
+  }
+  sweep(db, retentionDays, now);
+}
+
+/** Writes one run directly, in its own transaction, and sweeps old rows. */
 export function insertRun(
   store: Store,
   m: Measurement,
   retentionDays: number,
   now: number = Date.now(),
 ): void {
-  store.write((db) => {
-    db.prepare(
-      `INSERT INTO runs (ts, surface, plugin, family, command, rtok_command, project, session,
-         turn, raw_chars, emitted_chars, raw_tokens, emitted_tokens, text_class, stage, lossy,
-         archive_id, exit_code, elapsed_ms, passthrough)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      now,
-      m.surface,
-      m.plugin,
-      m.family,
-      clip(m.command),
-      clip(m.rtokCommand),
-      m.project,
-      m.session,
-      m.turn,
-      m.rawChars,
-      m.emittedChars,
-      estimateChars(m.rawChars, m.textClass),
-      estimateChars(m.emittedChars, m.textClass),
-      m.textClass,
-      m.stage,
-      m.lossy ? 1 : 0,
-      m.archiveId,
-      m.exitCode,
-      Math.round(m.elapsedMs * 10) / 10,
-      m.passthrough,
-    );
-    sweep(store, retentionDays, now);
-  });
+  store.write((db) =>
+    ingestLedger(db, [{ kind: "measure.run", ts: now, data: { ...m } }], retentionDays, now)
+  );
 }
 
-/** Writes one filter failure and sweeps old rows. */
-export function insertFailure(
-  store: Store,
-  f: FailureRecord,
-  retentionDays: number,
-  now: number = Date.now(),
-): void {
-  store.write((db) => {
-    db.prepare(
-      `INSERT INTO failures (ts, surface, plugin, family, command, error, fallback_ok)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(now, f.surface, f.plugin, f.family, clip(f.command), f.error, f.fallbackOk ? 1 : 0);
-    sweep(store, retentionDays, now);
-  });
-}
-
-function sweep(store: Store, retentionDays: number, now: number): void {
-  const cutoff = now - retentionDays * 86_400_000;
-  store.db.prepare("DELETE FROM runs WHERE ts < ?").run(cutoff);
-  store.db.prepare("DELETE FROM failures WHERE ts < ?").run(cutoff);
-  store.db.prepare("DELETE FROM expands WHERE ts < ?").run(cutoff);
+// One exec, not three prepared statements.
+function sweep(db: DatabaseSync, retentionDays: number, now: number): void {
+  const cutoff = Math.floor(now - retentionDays * 86_400_000);
+  db.exec(
+    `DELETE FROM runs WHERE ts < ${cutoff}; DELETE FROM failures WHERE ts < ${cutoff};
+     DELETE FROM expands WHERE ts < ${cutoff};`,
+  );
 }

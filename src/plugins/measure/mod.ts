@@ -1,11 +1,14 @@
 /**
- * The `measure` plugin: the ledger every saving is recorded in.
+ * The `measure` plugin: the ledger every saving is recorded in. A run defers its row to the
+ * spool (no SQLite on its path); the row lands in the store when the spool is drained.
  *
  * @module
  */
 
 import type { Ctx, FailureRecord, Measurement, Plugin } from "../../core/plugin.ts";
-import { insertFailure, insertRun } from "./ledger.ts";
+import type { SpoolEntry } from "../../core/spool.ts";
+import type { Store } from "../../core/store.ts";
+import { ingestLedger } from "./ledger.ts";
 
 /** The `measure` plugin. */
 export const measurePlugin: Plugin = {
@@ -16,9 +19,12 @@ export const measurePlugin: Plugin = {
     description: "Records one ledger row per run and the filter failures, for `rtok gain`.",
   },
   onMeasurement(m: Measurement, ctx: Ctx): void {
-    if (ctx.store) insertRun(ctx.store, m, ctx.config.ledger.retentionDays);
+    ctx.defer("measure.run", { ...m });
   },
   onFailure(f: FailureRecord, ctx: Ctx): void {
-    if (ctx.store) insertFailure(ctx.store, f, ctx.config.ledger.retentionDays);
+    ctx.defer("measure.failure", { ...f });
+  },
+  ingest(entries: readonly SpoolEntry[], store: Store, ctx: Ctx): void {
+    ingestLedger(store.db, entries, ctx.config.ledger.retentionDays);
   },
 };

@@ -1,0 +1,114 @@
+/**
+ * The spool: store writes deferred as JSON lines in `$RTOK_HOME/spool.jsonl`, drained into
+ * SQLite later in one transaction. A run appends one line (a lock, a write, no SQLite); the
+ * store's own cost is paid once per drain, by a surface that reads the store anyway (`rtok
+ * gain`) or by the run that finds the spool past its size limit.
+ *
+ * Appenders hold a shared lock and the drainer an exclusive one, so a line is never half
+ * read, and no line is lost to the truncation that ends a drain.
+ *
+ * @module
+ */
+
+import { joinPath } from "./paths.ts";
+
+/** One deferred write. */
+export interface SpoolEntry {
+  /** `<plugin id>.<what>`: the plugin that applies it, and what it is. */
+  readonly kind: string;
+  /** When it happened, epoch ms. */
+  readonly ts: number;
+  /** The record. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** What a drain did. */
+export interface Drained {
+  /** Entries handed to `apply`. */
+  readonly entries: number;
+  /** Lines that were not valid entries (a crash mid-write), dropped. */
+  readonly malformed: number;
+}
+
+/** The spool's path inside `home`. */
+export function spoolPath(home: string): string {
+  return joinPath(home, "spool.jsonl");
+}
+
+/** Appends `entries` in one write. */
+export function appendSpool(home: string, entries: readonly SpoolEntry[]): void {
+  const bytes = new TextEncoder().encode(entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  const path = spoolPath(home);
+  let file: Deno.FsFile;
+  try {
+    try {
+      file = Deno.openSync(path, { append: true, create: true, mode: 0o600 });
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+      Deno.mkdirSync(home, { recursive: true, mode: 0o700 });
+      file = Deno.openSync(path, { append: true, create: true, mode: 0o600 });
+    }
+  } catch (e) {
+    throw new Error(
+      `Cannot record in "${path}": ${(e as Error).message}; ` +
+        "make its directory writable, or set RTOK_HOME to one that is",
+    );
+  }
+  try {
+    file.lockSync(false);
+    let off = 0;
+    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Hands every spooled entry to `apply`, then empties the spool. When `apply` throws, the
+ * spool is kept whole for the next drain and the error propagates.
+ */
+export function drainSpool(home: string, apply: (entries: SpoolEntry[]) => void): Drained {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(spoolPath(home), { read: true, write: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { entries: 0, malformed: 0 };
+    throw e;
+  }
+  try {
+    file.lockSync(true);
+    const size = file.statSync().size;
+    if (size === 0) return { entries: 0, malformed: 0 };
+    const buf = new Uint8Array(size);
+    let off = 0;
+    while (off < size) {
+      const n = file.readSync(buf.subarray(off));
+      if (n === null) break;
+      off += n;
+    }
+    const { entries, malformed } = parseSpool(new TextDecoder().decode(buf.subarray(0, off)));
+    apply(entries);
+    file.truncateSync(0);
+    return { entries: entries.length, malformed };
+  } finally {
+    file.close();
+  }
+}
+
+/** Parses spool text; lines that are not entries are counted, not thrown. */
+export function parseSpool(text: string): { entries: SpoolEntry[]; malformed: number } {
+  const entries: SpoolEntry[] = [];
+  let malformed = 0;
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    try {
+      const e = JSON.parse(line);
+      if (typeof e?.kind === "string" && typeof e.ts === "number" && typeof e.data === "object") {
+        entries.push(e);
+      } else malformed++;
+    } catch {
+      malformed++;
+    }
+  }
+  return { entries, malformed };
+}
