@@ -7,16 +7,13 @@
  */
 
 import type { CommandFilter } from "../core/filter.ts";
-import type { Measurement, Plugin, Stage } from "../core/plugin.ts";
+import type { Plugin } from "../core/plugin.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
-import { spoolOverdue } from "../core/registry.ts";
-import { quoteArgv } from "../core/shell.ts";
-import type { TextClass } from "../core/tokens.ts";
-import type { Composed } from "../plugins/cmd/compose.ts";
 import { familyOf } from "../plugins/cmd/match.ts";
-import { type Boot, boot, context, openStore, reportPluginErrors, warn } from "./_boot.ts";
-import { print, writeStdout } from "./_io.ts";
+import { type Boot, boot, warn } from "./_boot.ts";
+import { writeStdout } from "./_io.ts";
 import type { Outcome } from "./mod.ts";
+import type { Written } from "./_run_output.ts";
 
 export type { Outcome };
 
@@ -40,6 +37,7 @@ export async function main(
   const child = spawn(argv[0], plan.runArgs, toTerminal);
   if (!child.ok) {
     warn(child.message);
+    const { record } = await import("./_run_output.ts");
     await record(b, argv, plan, started, {
       rawChars: 0,
       emitted: 0,
@@ -52,14 +50,11 @@ export async function main(
     return { code: child.code, signal: null };
   }
   const stopForwarding = forwardSignals(child.process);
-  // While the tool runs, plugins load what they will need, and the filter's composer loads.
-  const ready = Promise.all([
-    plan.filter ? import("../plugins/cmd/compose.ts") : null,
-    b.registry.prepare(),
-  ]);
+  // While the tool runs, the rest of the run's code loads, and plugins load what they need.
+  const ready = Promise.all([import("./_run_output.ts"), b.registry.prepare()]);
   const capture = await collect(child.process, plan.filter ? b.config.cmd.maxFilterMb : -1);
   const status = await child.process.status;
-  const [compose] = await ready;
+  const [{ drainIfOverdue, filterAndWrite, record }] = await ready;
   stopForwarding();
   const exitCode = status.signal ? null : status.code;
   let result: Written;
@@ -76,21 +71,15 @@ export async function main(
         : plan.passthrough ?? `output over ${b.config.cmd.maxFilterMb} MiB`,
     };
   } else {
-    result = await filterAndWrite(
-      b,
-      argv,
-      plan,
-      compose!.composeOutput,
-      capture.raw,
-      exitCode ?? status.code,
-    );
+    result = await filterAndWrite(b, argv, plan, capture.raw, exitCode ?? status.code);
   }
   await record(b, argv, plan, started, result);
   await drainIfOverdue(b);
   return { code: status.code, signal: status.signal };
 }
 
-interface Plan {
+/** What a run will do, decided before the tool starts. */
+export interface Plan {
   readonly filter: CommandFilter | null;
   /** The plugin whose filter it is ("cmd" for built-ins and passthroughs). */
   readonly plugin: string;
@@ -225,159 +214,4 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
     off += c.byteLength;
   }
   return all;
-}
-
-interface Written {
-  readonly rawChars: number;
-  readonly emitted: number;
-  readonly stage: Stage;
-  readonly lossy: boolean;
-  readonly archiveId: string | null;
-  readonly exitCode: number | null;
-  readonly passthrough: string | null;
-  readonly textClass?: TextClass;
-}
-
-/** Decodes `raw` as text, or returns `null` for binary bytes (NUL or invalid UTF-8). */
-export function decodeText(raw: Uint8Array): string | null {
-  if (raw.includes(0)) return null;
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(raw);
-  } catch {
-    return null;
-  }
-}
-
-async function filterAndWrite(
-  b: Boot,
-  argv: readonly string[],
-  plan: Plan,
-  composeOutput: typeof import("../plugins/cmd/compose.ts").composeOutput,
-  raw: Uint8Array,
-  exitCode: number,
-): Promise<Written> {
-  const filter = plan.filter!;
-  const base = {
-    rawChars: raw.byteLength,
-    emitted: raw.byteLength,
-    stage: (plan.shaped ? "shape" : "none") as Stage,
-    lossy: false,
-    archiveId: null,
-    exitCode,
-    passthrough: null,
-    textClass: filter.textClass,
-  };
-  const text = decodeText(raw);
-  if (text === null) {
-    await writeStdout(raw);
-    return { ...base, passthrough: "binary output" };
-  }
-  const counted = { ...base, rawChars: text.length, emitted: text.length };
-  const ctx = context(b, null);
-  let out: Composed;
-  try {
-    out = composeOutput(filter, text, { args: plan.filterArgs, shaped: plan.shaped, exitCode });
-  } catch (e) {
-    await b.registry.failure({
-      surface: "cli",
-      plugin: plan.plugin,
-      family: filter.name,
-      command: quoteArgv(argv),
-      error: (e as Error)?.stack?.split("\n").slice(0, 3).join(" | ") ?? String(e),
-      fallbackOk: true,
-    }, ctx);
-    await writeStdout(raw);
-    return { ...counted, passthrough: "filter failed (see rtok gain --failures)" };
-  }
-  if (!out.changed) {
-    await writeStdout(raw);
-    return counted;
-  }
-  const stage: Stage = plan.shaped ? "shape+filter" : "filter";
-  if (!out.lossy) {
-    const emitted = out.text("");
-    await print(emitted);
-    return { ...counted, emitted: emitted.length, stage };
-  }
-  // Only a cut needs the store (for the archive's index), so only a cut opens it.
-  const store = await openStore(b);
-  const kept = store === null ? null : await b.registry.keepRaw(raw, {
-    command: quoteArgv(argv),
-    cwd: safeCwd(),
-    exitCode,
-    family: filter.name,
-  }, context(b, store));
-  store?.close();
-  if (kept === null) {
-    // Without the archive nothing may be cut; a missing store already said why in one line.
-    const why = b.registry.errors.splice(0).map((e) => (e.error as Error)?.message ?? e.error);
-    if (store !== null) {
-      warn(`the raw output could not be archived (${why.join("; ")}), so it is printed whole`);
-    }
-    await writeStdout(raw);
-    return counted;
-  }
-  const emitted = out.text(kept);
-  await print(emitted);
-  return { ...counted, emitted: emitted.length, stage, lossy: true, archiveId: kept };
-}
-
-async function record(
-  b: Boot,
-  argv: readonly string[],
-  plan: Plan,
-  started: number,
-  w: Written,
-): Promise<void> {
-  const ctx = context(b, null);
-  const m: Measurement = {
-    surface: "cli",
-    plugin: plan.plugin,
-    family: plan.family,
-    command: quoteArgv(argv),
-    rtokCommand: "rtok " + quoteArgv(argv),
-    project: safeCwd(),
-    session: null,
-    turn: null,
-    rawChars: w.rawChars,
-    emittedChars: w.emitted,
-    textClass: w.textClass ?? plan.filter?.textClass ?? "log",
-    stage: w.stage,
-    lossy: w.lossy,
-    archiveId: w.archiveId,
-    exitCode: w.exitCode,
-    elapsedMs: performance.now() - started,
-    passthrough: w.passthrough,
-  };
-  await ctx.record(m);
-  reportPluginErrors(b);
-}
-
-// The run that finds the spool past its limit drains it, so the spool stays small whatever
-// reads the store next.
-async function drainIfOverdue(b: Boot): Promise<void> {
-  if (b.home === null || !spoolOverdue(b.home, b.config)) return;
-  const store = await openStore(b);
-  if (!store) return;
-  try {
-    b.registry.drain(context(b, store));
-  } catch (e) {
-    warn(`the ledger's spool could not be drained: ${(e as Error).message}`);
-  } finally {
-    store.close();
-  }
-  reportPluginErrors(b);
-}
-
-// The working directory, read once (each read is a permission-checked system call).
-let cwd: string | undefined;
-function safeCwd(): string {
-  if (cwd === undefined) {
-    try {
-      cwd = Deno.cwd();
-    } catch {
-      cwd = "";
-    }
-  }
-  return cwd;
 }
