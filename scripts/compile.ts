@@ -10,17 +10,7 @@ import { RTOK_PERMISSIONS } from "./permissions.ts";
 
 const target = Deno.args[0] ?? "dist/rtok";
 const out = await new Deno.Command(Deno.execPath(), {
-  // Surfaces load by a URL built at run time (see src/surfaces/mod.ts), so name them here.
-  args: [
-    "compile",
-    "--no-check",
-    ...RTOK_PERMISSIONS,
-    "--include",
-    "src/surfaces/",
-    "--output",
-    target,
-    "cli.ts",
-  ],
+  args: ["compile", "--no-check", ...RTOK_PERMISSIONS, "--output", target, "cli.ts"],
   stdout: "inherit",
   stderr: "piped",
   env: { NO_COLOR: "1" },

@@ -30,33 +30,26 @@ export const ALL_PERMISSIONS: readonly Perm[] = [
   "sys",
 ];
 
-// A surface's module by URL built at run time: a string literal would make Deno load and
-// analyse every surface's module graph at start-up, on every run, whichever one runs.
-// `deno task compile` embeds them with `--include`.
-function load(file: string): Promise<{ main(args: readonly string[]): Promise<number | Outcome> }> {
-  return import(new URL(file, import.meta.url).href);
-}
-
 /** rtok's own subcommands; every other first word is a tool to run. */
 export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
   gain: {
     permissions: ["read", "write", "env"],
-    load: () => load("./gain.ts"),
+    load: () => import("./gain.ts"),
   },
   expand: {
     permissions: ["read", "write", "env"],
-    load: () => load("./expand.ts"),
+    load: () => import("./expand.ts"),
   },
   config: {
     permissions: ["read", "env"],
-    load: () => load("./config_cmd.ts"),
+    load: () => import("./config_cmd.ts"),
   },
 };
 
 /** `rtok <tool> [args…]`: runs any program, so it keeps `run`. */
 export const RUN_SURFACE: SurfaceEntry = {
   permissions: ["read", "write", "env", "run"],
-  load: () => load("./run.ts"),
+  load: () => import("./run.ts"),
 };
 
 /** Revokes every permission not in `keep`, for the rest of the process. */
