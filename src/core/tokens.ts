@@ -15,7 +15,7 @@ export const TEXT_CLASSES: readonly TextClass[] = ["code", "prose", "log", "diff
 /** Chars per token for each class (an estimate, labelled as such wherever it is shown). */
 export const CHARS_PER_TOKEN: Readonly<Record<TextClass, number>> = {
   code: 3.6,
-  prose: 3.8,
+  prose: 4.2,
   log: 3.1,
   diff: 3.3,
   json: 3.2,
