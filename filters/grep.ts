@@ -71,15 +71,9 @@ function contextSeparator(
   return last.flag === noFlag ? null : last.value ?? "--";
 }
 
-const GREP_CONTEXT = [
-  "-A",
-  "-B",
-  "-C",
-  "--after-context",
-  "--before-context",
-  "--context",
-  ..."0123456789".split("").map((digit) => `-${digit}`),
-];
+// Context flags both tools share; grep adds `-NUM`, rg adds `--passthru`.
+const CONTEXT = ["-A", "-B", "-C", "--after-context", "--before-context", "--context"];
+const GREP_CONTEXT = [...CONTEXT, ..."0123456789".split("").map((digit) => `-${digit}`)];
 const GREP_RECURSIVE = ["-r", "-R", "--recursive", "--dereference-recursive"];
 
 function grepLayout(scanned: ScannedArgs, lines: readonly string[]): HitLayout {
@@ -103,16 +97,7 @@ function grepLayout(scanned: ScannedArgs, lines: readonly string[]): HitLayout {
   };
 }
 
-const RG_CONTEXT = [
-  "-A",
-  "-B",
-  "-C",
-  "--after-context",
-  "--before-context",
-  "--context",
-  "--passthru",
-  "--passthrough",
-];
+const RG_CONTEXT = [...CONTEXT, "--passthru", "--passthrough"];
 
 function rgLayout(scanned: ScannedArgs, lines: readonly string[]): HitLayout {
   const files = fileOperands(scanned);
