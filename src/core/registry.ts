@@ -21,7 +21,7 @@ import type {
   RawMeta,
   SessionEvent,
 } from "./plugin.ts";
-import { appendSpool, type Drained, drainSpool, type SpoolEntry, spoolPath } from "./spool.ts";
+import { appendSpool, type Drained, drainSpool, type SpoolEntry, spoolSize } from "./spool.ts";
 import type { Store } from "./store.ts";
 import { estimate } from "./tokens.ts";
 
@@ -248,11 +248,7 @@ export interface CtxInit {
 
 /** True when the spool at `home` has grown past `[ledger] spool_kb` and should be drained. */
 export function spoolOverdue(home: string, config: Config): boolean {
-  try {
-    return Deno.statSync(spoolPath(home)).size > config.ledger.spoolKb * 1024;
-  } catch {
-    return false;
-  }
+  return spoolSize(home) > config.ledger.spoolKb * 1024;
 }
 
 /** Builds the context plugins see; `record` routes through the registry. */

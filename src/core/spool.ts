@@ -35,6 +35,20 @@ export function spoolPath(home: string): string {
   return joinPath(home, "spool.jsonl");
 }
 
+// The spool's size after this process's last append, so the "past its limit?" question costs
+// no further system call.
+let sizeAfterAppend: number | null = null;
+
+/** The spool's size in bytes: as this process's last append left it, else as the disk says. */
+export function spoolSize(home: string): number {
+  if (sizeAfterAppend !== null) return sizeAfterAppend;
+  try {
+    return Deno.statSync(spoolPath(home)).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** Appends `entries` in one write. */
 export function appendSpool(home: string, entries: readonly SpoolEntry[]): void {
   const bytes = new TextEncoder().encode(entries.map((e) => JSON.stringify(e) + "\n").join(""));
@@ -58,6 +72,8 @@ export function appendSpool(home: string, entries: readonly SpoolEntry[]): void 
     file.lockSync(false);
     let off = 0;
     while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+    // In append mode the file position ends at the end of the file: its size.
+    sizeAfterAppend = file.seekSync(0, Deno.SeekMode.Current);
   } finally {
     file.close();
   }
@@ -89,6 +105,7 @@ export function drainSpool(home: string, apply: (entries: SpoolEntry[]) => void)
     const { entries, malformed } = parseSpool(new TextDecoder().decode(buf.subarray(0, off)));
     apply(entries);
     file.truncateSync(0);
+    sizeAfterAppend = null;
     return { entries: entries.length, malformed };
   } finally {
     file.close();

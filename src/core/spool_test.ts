@@ -1,5 +1,12 @@
 import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
-import { appendSpool, drainSpool, parseSpool, type SpoolEntry, spoolPath } from "./spool.ts";
+import {
+  appendSpool,
+  drainSpool,
+  parseSpool,
+  type SpoolEntry,
+  spoolPath,
+  spoolSize,
+} from "./spool.ts";
 
 const perms = { read: true, write: true } as const;
 const entry = (n: number): SpoolEntry => ({ kind: "measure.run", ts: n, data: { n } });
@@ -11,6 +18,7 @@ Deno.test({
     const home = Deno.makeTempDirSync();
     appendSpool(home, [entry(1)]);
     appendSpool(home, [entry(2), entry(3)]);
+    strictEqual(spoolSize(home), Deno.statSync(spoolPath(home)).size);
     const seen: SpoolEntry[] = [];
     deepStrictEqual(drainSpool(home, (es) => seen.push(...es)), { entries: 3, malformed: 0 });
     deepStrictEqual(seen.map((e) => e.ts), [1, 2, 3]);
