@@ -8,7 +8,7 @@
 import { grepFilter } from "../filters/grep.ts";
 import { composeOutput } from "../src/plugins/cmd/compose.ts";
 import { estimate } from "../src/core/tokens.ts";
-import { fixtureNames, runFixture } from "../tests/fixtures_test.ts";
+import { fixtureNames, runFixture } from "../tests/_fixtures.ts";
 import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
 import { grepOutput } from "./_corpus.ts";
 

@@ -1,48 +1,8 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { COMMAND_FILTERS } from "../filters/mod.ts";
-import { archiveId } from "../src/plugins/archive/archive.ts";
-import { matchCommand } from "../src/plugins/cmd/match.ts";
 import { composeOutput } from "../src/plugins/cmd/compose.ts";
 import { estimate } from "../src/core/tokens.ts";
-
-/** A golden fixture's `meta.json` (see tests/fixtures/README.md). */
-interface Meta {
-  filter: string;
-  typed: string[];
-  ran: string[];
-  exitCode: number;
-  facts: string[];
-  factsSource: string;
-}
-
-const ROOT = new URL("./fixtures/", import.meta.url);
-
-/** Every fixture directory, sorted. */
-export async function fixtureNames(): Promise<string[]> {
-  const names: string[] = [];
-  for await (const e of Deno.readDir(ROOT)) {
-    if (e.isDirectory) names.push(e.name);
-  }
-  return names.sort();
-}
-
-/** A fixture's metadata, raw output and filtered output as the CLI would print it. */
-export async function runFixture(name: string) {
-  const meta = JSON.parse(await Deno.readTextFile(new URL(`${name}/meta.json`, ROOT))) as Meta;
-  const raw = await Deno.readTextFile(new URL(`${name}/raw.out`, ROOT));
-  const shapedBytes = await Deno.readFile(new URL(`${name}/shaped.out`, ROOT));
-  const shaped = new TextDecoder().decode(shapedBytes);
-  const match = matchCommand(meta.ran, COMMAND_FILTERS);
-  if (!match) throw new Error(`${name}: no filter matches ${meta.ran.join(" ")}`);
-  const input = {
-    args: match.args,
-    shaped: JSON.stringify(meta.ran) !== JSON.stringify(meta.typed),
-    exitCode: meta.exitCode,
-  };
-  const composed = composeOutput(match.filter, shaped, input);
-  const out = { ...composed, text: composed.text(await archiveId(shapedBytes)) };
-  return { meta, raw, shaped, match, input, out };
-}
+import { fixtureNames, runFixture } from "./_fixtures.ts";
 
 const names = await fixtureNames();
 

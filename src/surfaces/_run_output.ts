@@ -16,13 +16,21 @@ import type { Plan } from "./run.ts";
 
 /** What a run wrote, for its ledger row. */
 export interface Written {
+  /** Chars the tool printed (bytes, for output that was streamed or binary). */
   readonly rawChars: number;
+  /** Chars rtok printed. */
   readonly emitted: number;
+  /** The stage that acted. */
   readonly stage: Stage;
+  /** True when something was cut. */
   readonly lossy: boolean;
+  /** Where the raw bytes were kept, when they were. */
   readonly archiveId: string | null;
+  /** The tool's exit code; `null` when a signal ended it. */
   readonly exitCode: number | null;
+  /** Why the output was not filtered, when it was not. */
   readonly passthrough: string | null;
+  /** How the text is counted, when a filter says. */
   readonly textClass?: TextClass;
 }
 

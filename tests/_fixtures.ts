@@ -1,0 +1,68 @@
+/**
+ * Loading the golden fixtures and running each through its filter the way the CLI does;
+ * shared by the fixture tests and the benchmarks.
+ *
+ * @module
+ */
+
+import { COMMAND_FILTERS } from "../filters/mod.ts";
+import type { FilterInput } from "../src/core/filter.ts";
+import type { CommandMatch } from "../src/core/plugin.ts";
+import { archiveId } from "../src/plugins/archive/archive.ts";
+import { composeOutput } from "../src/plugins/cmd/compose.ts";
+import { matchCommand } from "../src/plugins/cmd/match.ts";
+
+/** A golden fixture's `meta.json` (see tests/fixtures/README.md). */
+export interface Meta {
+  filter: string;
+  typed: string[];
+  ran: string[];
+  exitCode: number;
+  facts: string[];
+  factsSource: string;
+}
+
+const ROOT = new URL("./fixtures/", import.meta.url);
+
+/** Every fixture directory, sorted. */
+export async function fixtureNames(): Promise<string[]> {
+  const names: string[] = [];
+  for await (const e of Deno.readDir(ROOT)) {
+    if (e.isDirectory) names.push(e.name);
+  }
+  return names.sort();
+}
+
+/** A fixture run through its filter. */
+export interface FixtureRun {
+  /** Its `meta.json`. */
+  readonly meta: Meta;
+  /** What the command printed as typed (the saving's baseline). */
+  readonly raw: string;
+  /** What it printed after stage 1 (the filter's input). */
+  readonly shaped: string;
+  /** The filter and the argv split around it. */
+  readonly match: CommandMatch;
+  /** What the filter was told. */
+  readonly input: FilterInput;
+  /** What rtok prints, with its pointer line when lossy. */
+  readonly out: { readonly text: string; readonly changed: boolean; readonly lossy: boolean };
+}
+
+/** A fixture's metadata, raw output and filtered output as the CLI would print it. */
+export async function runFixture(name: string): Promise<FixtureRun> {
+  const meta = JSON.parse(await Deno.readTextFile(new URL(`${name}/meta.json`, ROOT))) as Meta;
+  const raw = await Deno.readTextFile(new URL(`${name}/raw.out`, ROOT));
+  const shapedBytes = await Deno.readFile(new URL(`${name}/shaped.out`, ROOT));
+  const shaped = new TextDecoder().decode(shapedBytes);
+  const match = matchCommand(meta.ran, COMMAND_FILTERS);
+  if (!match) throw new Error(`${name}: no filter matches ${meta.ran.join(" ")}`);
+  const input = {
+    args: match.args,
+    shaped: JSON.stringify(meta.ran) !== JSON.stringify(meta.typed),
+    exitCode: meta.exitCode,
+  };
+  const composed = composeOutput(match.filter, shaped, input);
+  const out = { ...composed, text: composed.text(await archiveId(shapedBytes)) };
+  return { meta, raw, shaped, match, input, out };
+}
