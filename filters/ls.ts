@@ -326,7 +326,7 @@ function majorityOwner(entries: readonly LongEntry[]): string {
 
 function notes(entry: LongEntry, owner: string, columns: Columns, tally: LsTally): string[] {
   const out: string[] = [];
-  if (usualMode(entry.mode)) tally.cut.add("usual modes");
+  if (usualMode(entry.mode)) tally.cut.add("modes");
   else out.push(entry.mode);
   if (entry.owner !== owner) out.push(entry.owner);
   out.push(...entry.extras);
@@ -336,7 +336,7 @@ function notes(entry: LongEntry, owner: string, columns: Columns, tally: LsTally
 }
 
 function dirWord(entry: LongEntry, owner: string, columns: Columns, tally: LsTally): string {
-  tally.cut.add("dir sizes");
+  tally.cut.add("sizes");
   const name = quoteWord(entry.name);
   const word = name.endsWith("/") ? name : `${name}/`;
   const extra = notes(entry, owner, columns, tally);
@@ -350,7 +350,7 @@ function fileLine(entry: LongEntry, owner: string, columns: Columns, tally: LsTa
   const mark = executable(entry.mode) && !name.endsWith("*") ? "*" : "";
   const { bytes, exact } = sizeBytes(entry.size);
   const rounded = exact && entry.mode[0] === "-" && bytes >= 1024;
-  if (rounded) tally.cut.add("exact sizes");
+  if (rounded) tally.cut.add("sizes");
   return [`${name}${mark}`, rounded ? humanSize(bytes) : entry.size, ...extra].join(" ");
 }
 
@@ -382,14 +382,15 @@ function filterLong(lines: readonly string[], columns: Columns, tally: LsTally):
       continue;
     }
     const entry = parseLong(line, columns);
-    if (entry && (entry.name === "." || entry.name === "..")) tally.cut.add("./..");
-    else items.push(entry ? { entry } : { line });
+    // `.` and `..` are in every directory: dropping them drops no fact.
+    if (entry && (entry.name === "." || entry.name === "..")) continue;
+    items.push(entry ? { entry } : { line });
   }
   const entries = items.flatMap((item) => "entry" in item ? [item.entry] : []);
   if (items.length === 0) return ["(empty)"];
   if (entries.length === 0) return items.map((item) => "line" in item ? item.line : "");
-  tally.cut.add("link counts");
-  if (columns.blocks) tally.cut.add("block counts");
+  tally.cut.add("links");
+  if (columns.blocks) tally.cut.add("blocks");
   const owner = majorityOwner(entries);
   const shown = items.slice(0, LS_ENTRIES_SHOWN);
   const dirs: string[] = [];
