@@ -7,6 +7,7 @@
 import { type Config, configPath, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { storePath } from "../core/store.ts";
 import { CATALOGUE } from "../core/registry.ts";
+import { spoolPath } from "../core/spool.ts";
 import { archiveDir } from "../plugins/archive/archive.ts";
 import { print } from "./_io.ts";
 
@@ -34,6 +35,7 @@ export async function main(args: readonly string[]): Promise<number> {
     `config    ${path}${exists ? "" : "  (absent: defaults in effect)"}`,
     `store     ${storePath(home)}`,
     `archive   ${archiveDir(home)}`,
+    `spool     ${spoolPath(home)}`,
     "",
     "[archive]",
     `max_age_days = ${config.archive.maxAgeDays}`,
@@ -41,6 +43,7 @@ export async function main(args: readonly string[]): Promise<number> {
     "",
     "[ledger]",
     `retention_days = ${config.ledger.retentionDays}`,
+    `spool_kb = ${config.ledger.spoolKb}`,
     "",
     "[cmd]",
     `max_filter_mb = ${config.cmd.maxFilterMb}`,
