@@ -6,6 +6,7 @@
  */
 
 import { HELP, VERSION } from "./src/surfaces/_help.ts";
+import { print, warn } from "./src/surfaces/_io.ts";
 import { type Outcome, revokeAllBut, RUN_SURFACE, SURFACES } from "./src/surfaces/mod.ts";
 
 export type { Outcome };
@@ -14,11 +15,11 @@ export type { Outcome };
 export async function main(args: readonly string[]): Promise<Outcome> {
   const [first, ...rest] = args;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    await Deno.stdout.write(new TextEncoder().encode(HELP));
+    await print(HELP);
     return { code: 0, signal: null };
   }
   if (first === "--version" || first === "-V") {
-    await Deno.stdout.write(new TextEncoder().encode(`rtok ${VERSION}\n`));
+    await print(`rtok ${VERSION}\n`);
     return { code: 0, signal: null };
   }
   const entry = Object.hasOwn(SURFACES, first) ? SURFACES[first] : null;
@@ -41,10 +42,7 @@ if (import.meta.main) {
   try {
     outcome = await main(Deno.args);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    try {
-      Deno.stderr.writeSync(new TextEncoder().encode(`rtok: ${message}\n`));
-    } catch { /* stderr closed */ }
+    warn(e instanceof Error ? e.message : String(e));
     outcome = { code: 1, signal: null };
   }
   if (outcome.signal) {

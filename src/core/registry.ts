@@ -21,7 +21,7 @@ import type {
   RawMeta,
   SessionEvent,
 } from "./plugin.ts";
-import { appendSpool, type Drained, drainSpool, type SpoolEntry, spoolSize } from "./spool.ts";
+import { appendSpool, type Drained, drainSpool, type SpoolEntry } from "./spool.ts";
 import type { Store } from "./store.ts";
 import { estimate } from "./tokens.ts";
 
@@ -244,11 +244,6 @@ export interface CtxInit {
   readonly session?: string | null;
   /** The owning call's row id, where known. */
   readonly callId?: number | null;
-}
-
-/** True when the spool at `home` has grown past `[ledger] spool_kb` and should be drained. */
-export function spoolOverdue(home: string, config: Config): boolean {
-  return spoolSize(home) > config.ledger.spoolKb * 1024;
 }
 
 /** Builds the context plugins see; `record` routes through the registry. */

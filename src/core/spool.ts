@@ -10,6 +10,7 @@
  * @module
  */
 
+import type { Config } from "./config.ts";
 import { joinPath } from "./paths.ts";
 
 /** One deferred write. */
@@ -47,6 +48,11 @@ export function spoolSize(home: string): number {
   } catch {
     return 0;
   }
+}
+
+/** True when the spool at `home` has grown past `[ledger] spool_kb` and should be drained. */
+export function spoolOverdue(home: string, config: Config): boolean {
+  return spoolSize(home) > config.ledger.spoolKb * 1024;
 }
 
 /** Appends `entries` in one write. */

@@ -10,6 +10,7 @@ import type { Ctx, Plugin } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import type { Store } from "../core/store.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
+import { warn } from "./_io.ts";
 
 /** The loaded state of one invocation. */
 export interface Boot {
@@ -19,13 +20,6 @@ export interface Boot {
   readonly config: Config;
   /** The enabled plugins. */
   readonly registry: Registry;
-}
-
-/** Prints one `rtok: …` line on stderr. */
-export function warn(message: string): void {
-  try {
-    Deno.stderr.writeSync(new TextEncoder().encode(`rtok: ${message}\n`));
-  } catch { /* stderr closed: nothing left to tell */ }
 }
 
 /**
@@ -63,6 +57,16 @@ export async function openStore(b: Boot): Promise<Store | null> {
 /** The plugin context for this invocation. */
 export function context(b: Boot, store: Store | null): Ctx {
   return makeCtx(b.registry, { config: b.config, store, home: b.home ?? "" });
+}
+
+/** Moves the spool's rows into `store`; a failure costs one line, and the rows stay spooled. */
+export function drain(b: Boot, store: Store): void {
+  try {
+    b.registry.drain(context(b, store));
+  } catch (e) {
+    warn(`runs not yet in the ledger could not be added: ${(e as Error).message}`);
+  }
+  reportPluginErrors(b);
 }
 
 /** Reports plugin errors the registry caught (one line each) and forgets them. */

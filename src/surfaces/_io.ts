@@ -20,6 +20,13 @@ export async function writeStdout(bytes: Uint8Array): Promise<void> {
   }
 }
 
+/** Prints one `rtok: …` line on stderr. */
+export function warn(message: string): void {
+  try {
+    Deno.stderr.writeSync(new TextEncoder().encode(`rtok: ${message}\n`));
+  } catch { /* stderr closed: nothing left to tell */ }
+}
+
 /** Writes `text` to stdout as UTF-8. */
 export function print(text: string): Promise<void> {
   return writeStdout(new TextEncoder().encode(text));

@@ -6,12 +6,12 @@
  */
 
 import type { Measurement, Stage } from "../core/plugin.ts";
-import { spoolOverdue } from "../core/registry.ts";
+import { spoolOverdue } from "../core/spool.ts";
 import { quoteArgv } from "../core/shell.ts";
 import type { TextClass } from "../core/tokens.ts";
 import { type Composed, composeOutput } from "../plugins/cmd/compose.ts";
-import { type Boot, context, openStore, reportPluginErrors, warn } from "./_boot.ts";
-import { print, writeStdout } from "./_io.ts";
+import { type Boot, context, drain, openStore, reportPluginErrors } from "./_boot.ts";
+import { print, warn, writeStdout } from "./_io.ts";
 import type { Plan } from "./run.ts";
 
 /** What a run wrote, for its ledger row. */
@@ -35,7 +35,7 @@ export interface Written {
 }
 
 /** Decodes `raw` as text, or returns `null` for binary bytes (NUL or invalid UTF-8). */
-export function decodeText(raw: Uint8Array): string | null {
+function decodeText(raw: Uint8Array): string | null {
   if (raw.includes(0)) return null;
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(raw);
@@ -157,13 +157,10 @@ export async function drainIfOverdue(b: Boot): Promise<void> {
   const store = await openStore(b);
   if (!store) return;
   try {
-    b.registry.drain(context(b, store));
-  } catch (e) {
-    warn(`the ledger's spool could not be drained: ${(e as Error).message}`);
+    drain(b, store);
   } finally {
     store.close();
   }
-  reportPluginErrors(b);
 }
 
 // The working directory, read once (each read is a permission-checked system call).

@@ -7,8 +7,8 @@
 import { parseArgs } from "node:util";
 import { findArchived, readArchived, recordExpand } from "../plugins/archive/archive.ts";
 import { isPartial, parseRange, selectLines } from "../plugins/archive/expand.ts";
-import { boot, openStore, warn } from "./_boot.ts";
-import { print, writeStdout } from "./_io.ts";
+import { boot, openStore } from "./_boot.ts";
+import { print, warn, writeStdout } from "./_io.ts";
 
 /** `rtok expand --help`. */
 export const EXPAND_HELP = `rtok expand: print the raw output behind an "[rtok: cut …]" line

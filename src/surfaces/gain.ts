@@ -16,7 +16,7 @@ import {
   type Period,
   type PeriodTotals,
 } from "../plugins/measure/gain.ts";
-import { boot, context, openStore, reportPluginErrors, warn } from "./_boot.ts";
+import { boot, drain, openStore } from "./_boot.ts";
 import { print } from "./_io.ts";
 
 /** `rtok gain --help`. */
@@ -75,12 +75,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const b = await boot();
   const store = await openStore(b);
   if (!store) throw new Error("the ledger cannot be read (see the line above)");
-  try {
-    b.registry.drain(context(b, store));
-  } catch (e) {
-    warn(`runs not yet in the ledger could not be added: ${(e as Error).message}`);
-  }
-  reportPluginErrors(b);
+  drain(b, store);
   const scope = { project: values.project ? Deno.cwd() : null };
   try {
     if (values.history) {
@@ -117,7 +112,7 @@ function render<T extends object>(
 }
 
 /** Compact counts: 950, 12.3K, 4.1M. */
-export function human(n: number): string {
+function human(n: number): string {
   const abs = Math.abs(n);
   if (abs < 1000) return String(n);
   if (abs < 1_000_000) return `${(n / 1000).toFixed(1)}K`;
@@ -142,7 +137,7 @@ function table(
 }
 
 /** The summary as text. */
-export function summaryText(s: GainSummary): string {
+function summaryText(s: GainSummary): string {
   const scope = s.project ? `project ${s.project}` : "all projects";
   const avg = s.runs ? s.elapsedMs / s.runs : 0;
   const head = [
@@ -218,7 +213,7 @@ function failuresText(rows: readonly FailureRow[]): string {
 }
 
 /** Rows as CSV with a header line; fields quoted where needed. */
-export function csv(rows: readonly object[]): string {
+function csv(rows: readonly object[]): string {
   if (rows.length === 0) return "";
   const keys = Object.keys(rows[0]);
   const cell = (v: unknown) => {

@@ -10,8 +10,8 @@ import type { CommandFilter } from "../core/filter.ts";
 import type { Plugin } from "../core/plugin.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
 import { familyOf } from "../plugins/cmd/match.ts";
-import { type Boot, boot, warn } from "./_boot.ts";
-import { writeStdout } from "./_io.ts";
+import { type Boot, boot } from "./_boot.ts";
+import { warn, writeStdout } from "./_io.ts";
 import type { Outcome } from "./mod.ts";
 import type { Written } from "./_run_output.ts";
 
