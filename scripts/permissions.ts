@@ -1,16 +1,7 @@
 /**
- * The permissions rtok is installed, compiled and tested with: one list, used everywhere.
- * Reads anywhere (the agent's working directory), writes anywhere (`RTOK_HOME` is the
- * user's choice), runs any tool (that is the job), and reads only the two environment
- * variables it needs. No network, no FFI.
+ * The permission list for scripts, tests and benchmarks: the same one rtok ships with.
  *
  * @module
  */
 
-/** The `--allow-*` flags, never `-A`. */
-export const RTOK_PERMISSIONS: readonly string[] = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-run",
-  "--allow-env=RTOK_HOME,HOME",
-];
+export { RTOK_ENV, RTOK_PERMISSIONS } from "../src/core/permissions.ts";

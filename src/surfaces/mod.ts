@@ -44,6 +44,24 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "env"],
     load: () => import("./config_cmd.ts"),
   },
+  // The agent's hook: reads settings, appends to the spool; never spawns, never listens.
+  hook: {
+    permissions: ["read", "write", "env"],
+    load: () => import("./hook.ts"),
+  },
+  rewrite: {
+    permissions: ["read", "env"],
+    load: () => import("./rewrite_cmd.ts"),
+  },
+  init: {
+    permissions: ["read", "write", "env"],
+    load: () => import("./init.ts"),
+  },
+  // Runs the installed hook to see that it answers.
+  doctor: {
+    permissions: ["read", "write", "env", "run"],
+    load: () => import("./doctor.ts"),
+  },
 };
 
 /** `rtok <tool> [args…]`: runs any program, so it keeps `run`. */

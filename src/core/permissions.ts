@@ -1,0 +1,27 @@
+/**
+ * The permissions rtok is installed, compiled and tested with: one list, used everywhere.
+ * Reads anywhere (the agent's working directory), writes anywhere (`RTOK_HOME` is the
+ * user's choice), runs any tool (that is the job), and reads only the environment variables
+ * it needs. No network, no FFI.
+ *
+ * @module
+ */
+
+/** The environment variables rtok reads. */
+export const RTOK_ENV: readonly string[] = [
+  "RTOK_HOME",
+  "HOME",
+  "PATH",
+  "RTOK_DISABLED",
+  "CLAUDE_PROJECT_DIR",
+  "CLAUDE_CONFIG_DIR",
+  "DENO_INSTALL_ROOT",
+];
+
+/** The `--allow-*` flags, never `-A`. */
+export const RTOK_PERMISSIONS: readonly string[] = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-run",
+  `--allow-env=${RTOK_ENV.join(",")}`,
+];
