@@ -6,6 +6,7 @@
  */
 
 import { type Config, defaultConfig } from "./config.ts";
+import { parseTomlLite } from "./toml_lite.ts";
 
 type Field = { table: keyof Omit<Config, "plugins">; key: string; prop: string; min: number };
 
@@ -18,19 +19,22 @@ const FIELDS: readonly Field[] = [
 ];
 
 /** Parses and validates config text; `path` only names the file in errors. */
-export async function parseConfig(text: string, path: string): Promise<Config> {
-  // The TOML parser loads only when a config file exists, off the common path.
-  const { parse } = await import("smol-toml");
+export function parseConfig(text: string, path: string): Promise<Config> {
+  // Sync inside; a Promise outside, so a bad file is a rejection as callers expect.
+  try {
+    return Promise.resolve(readConfig(text, path));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+function readConfig(text: string, path: string): Config {
   let doc: Record<string, unknown>;
   try {
-    doc = parse(text) as Record<string, unknown>;
+    doc = parseTomlLite(text);
   } catch (e) {
-    const line = (e as { line?: number }).line;
-    const first = String((e as Error).message).split("\n")[0].replace(
-      /^Invalid TOML document: /,
-      "",
-    );
-    throw new SyntaxError(`Cannot read config "${path}": ${line ? `line ${line}: ` : ""}${first}`);
+    // The parser's message already starts `line N: `.
+    throw new SyntaxError(`Cannot read config "${path}": ${(e as Error).message}`);
   }
   const config = defaultConfig();
   const fail = (table: string, key: string, what: string): never => {

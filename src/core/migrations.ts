@@ -6,6 +6,7 @@
  */
 
 import init from "../../migrations/0001_init.sql" with { type: "text" };
+import toolCalls from "../../migrations/0002_tool_calls.sql" with { type: "text" };
 
 /** One embedded migration. */
 export interface Migration {
@@ -20,4 +21,5 @@ export interface Migration {
 /** Every migration, in order. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "init", sql: init },
+  { version: 2, name: "tool_calls", sql: toolCalls },
 ];

@@ -114,12 +114,20 @@ export interface PreToolEvent {
   readonly input: Readonly<Record<string, unknown>>;
   /** The agent's working directory. */
   readonly cwd: string;
+  /** The environment variables rtok reads, as the hook saw them. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A plugin's PreToolUse answer. */
 export type PreToolDecision =
   | { readonly kind: "deny"; readonly reason: string }
-  | { readonly kind: "rewrite"; readonly input: Record<string, unknown>; readonly reason: string };
+  | {
+    readonly kind: "rewrite";
+    readonly input: Record<string, unknown>;
+    readonly reason: string;
+    /** True when the user's rules allow the rewritten call; else the host decides. */
+    readonly allow?: boolean;
+  };
 
 /** PostToolUse: a tool call finished. */
 export interface PostToolEvent {
@@ -214,6 +222,8 @@ export interface Plugin {
   promptSubmit?(ev: SessionEvent, ctx: Ctx): Injection | null;
   /** PreCompact: keep what the session must not forget. */
   preCompact?(ev: SessionEvent, ctx: Ctx): void;
+  /** Stop: the agent finished its answer. */
+  stop?(ev: SessionEvent, ctx: Ctx): void;
   /** The MCP tools it serves. */
   mcpTools?(): readonly McpTool[];
   /** Change a model request before it is forwarded; return what was measured. */

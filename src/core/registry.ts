@@ -138,9 +138,9 @@ export class Registry {
     return out.length ? out.join("\n") : null;
   }
 
-  /** PreCompact: every plugin that listens. */
-  preCompact(ev: SessionEvent, ctx: Ctx): void {
-    for (const p of this.enabled) this.guard(p, "preCompact", () => p.preCompact?.(ev, ctx));
+  /** PreCompact or Stop: every plugin that listens. */
+  notify(event: "preCompact" | "stop", ev: SessionEvent, ctx: Ctx): void {
+    for (const p of this.enabled) this.guard(p, event, () => p[event]?.(ev, ctx));
   }
 
   /** The first enabled plugin's filter for `argv` and that plugin's id, or `null`. */
@@ -194,19 +194,21 @@ export class Registry {
   drain(ctx: Ctx): Drained {
     const store = ctx.store;
     if (!store) throw new Error("the store is not available");
-    return drainSpool(ctx.home, (entries) => {
-      const mine = new Map<string, SpoolEntry[]>();
-      for (const e of entries) {
-        const id = e.kind.slice(0, e.kind.indexOf("."));
-        mine.set(id, [...(mine.get(id) ?? []), e]);
-      }
-      store.write(() => {
+    // The store's write lock is taken before the spool's: a drain that waits on a busy store
+    // must not hold the spool, or every hook and run appending to it would wait too.
+    return store.write(() =>
+      drainSpool(ctx.home, (entries) => {
+        const mine = new Map<string, SpoolEntry[]>();
+        for (const e of entries) {
+          const id = e.kind.slice(0, e.kind.indexOf("."));
+          mine.set(id, [...(mine.get(id) ?? []), e]);
+        }
         for (const p of this.enabled) {
           const list = mine.get(p.manifest.id);
           if (list && p.ingest) this.guard(p, "ingest", () => p.ingest!(list, store, ctx));
         }
-      });
-    });
+      })
+    );
   }
 
   /** Lets every plugin load what it will need, at once; a failure is kept, not thrown. */

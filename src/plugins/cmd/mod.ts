@@ -7,15 +7,19 @@
 import type { CommandMatch, Plugin } from "../../core/plugin.ts";
 import { FILTER_LOADERS } from "../../../filters/index.ts";
 import { familyOf, splitArgv } from "./match.ts";
+import { rewriteShellCall } from "./pretool.ts";
 
 /** The `cmd` plugin. */
 export const cmdPlugin: Plugin = {
   manifest: {
     id: "cmd",
-    surfaces: ["cli"],
+    surfaces: ["cli", "hook"],
     defaultOn: true,
-    description: "Filters the output of git, grep, rg, ls, find, tree and diff run through rtok.",
+    description:
+      "Filters the output of git, grep, rg, ls, find, tree and diff run through rtok, and " +
+      "rewrites the agent's shell commands to their rtok form.",
   },
+  preTool: rewriteShellCall,
   async commandFilter(argv: readonly string[]): Promise<CommandMatch | null> {
     const load = argv.length ? FILTER_LOADERS[familyOf(argv)] : undefined;
     return load ? { filter: await load(), ...splitArgv(argv) } : null;

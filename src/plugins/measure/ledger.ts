@@ -26,6 +26,27 @@ const INSERT_RUN = `INSERT INTO runs (ts, surface, plugin, family, command, rtok
 const INSERT_FAILURE = `INSERT INTO failures (ts, surface, plugin, family, command, error,
   fallback_ok) VALUES (?, ?, ?, ?, ?, ?, ?)`;
 
+/** One tool call the hook saw (`measure.call`). */
+export interface ToolCall {
+  /** The agent session. */
+  readonly session: string;
+  /** The host's tool name. */
+  readonly tool: string;
+  /** The canonical working directory. */
+  readonly project: string;
+  /** For the shell tool, true when the command ran through rtok. */
+  readonly viaRtok: boolean;
+}
+
+const INSERT_CALL = `INSERT INTO tool_calls (ts, session, tool, project) VALUES (?, ?, ?, ?)`;
+
+// A run belongs to the session whose shell call, in the same project, ended just after it.
+const CLAIM_RUNS = `UPDATE runs SET session = ? WHERE session IS NULL AND surface = 'cli'
+  AND project = ? AND ts <= ? AND ts >= ?`;
+
+/** How long before its shell call ended a run may have ended and still belong to it. */
+export const CLAIM_WINDOW_MS = 10 * 60_000;
+
 function runValues(m: Measurement, ts: number): (string | number | null)[] {
   return [
     ts,
@@ -67,10 +88,19 @@ export function ingestLedger(
 ): void {
   const run = db.prepare(INSERT_RUN);
   const failure = db.prepare(INSERT_FAILURE);
+  const call = db.prepare(INSERT_CALL);
+  const claim = db.prepare(CLAIM_RUNS);
   for (const e of entries) {
     if (e.kind === "measure.run") run.run(...runValues(e.data as unknown as Measurement, e.ts));
     if (e.kind === "measure.failure") {
       failure.run(...failureValues(e.data as unknown as FailureRecord, e.ts));
+    }
+    if (e.kind === "measure.call") {
+      const c = e.data as unknown as ToolCall;
+      if (typeof c.session !== "string" || typeof c.tool !== "string") continue;
+      const project = String(c.project ?? "");
+      call.run(e.ts, c.session, c.tool, project);
+      if (c.viaRtok) claim.run(c.session, project, e.ts, e.ts - CLAIM_WINDOW_MS);
     }
   }
   sweep(db, retentionDays, now);
@@ -93,6 +123,6 @@ function sweep(db: DatabaseSync, retentionDays: number, now: number): void {
   const cutoff = Math.floor(now - retentionDays * 86_400_000);
   db.exec(
     `DELETE FROM runs WHERE ts < ${cutoff}; DELETE FROM failures WHERE ts < ${cutoff};
-     DELETE FROM expands WHERE ts < ${cutoff};`,
+     DELETE FROM expands WHERE ts < ${cutoff}; DELETE FROM tool_calls WHERE ts < ${cutoff};`,
   );
 }

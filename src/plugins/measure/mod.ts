@@ -5,7 +5,14 @@
  * @module
  */
 
-import type { Ctx, FailureRecord, Measurement, Plugin } from "../../core/plugin.ts";
+import type {
+  Ctx,
+  FailureRecord,
+  Measurement,
+  Plugin,
+  PostToolAnswer,
+  PostToolEvent,
+} from "../../core/plugin.ts";
 import type { SpoolEntry } from "../../core/spool.ts";
 import type { Store } from "../../core/store.ts";
 import { ingestLedger } from "./ledger.ts";
@@ -20,6 +27,23 @@ export const measurePlugin: Plugin = {
   },
   onMeasurement(m: Measurement, ctx: Ctx): void {
     ctx.defer("measure.run", { ...m });
+  },
+  // Counts the session's tool calls, so `gain` can weigh a saving by the requests that would
+  // have re-sent it. Says nothing to the agent.
+  postTool(ev: PostToolEvent, ctx: Ctx): PostToolAnswer | null {
+    if (!ctx.session) return null;
+    const command = (ev.input as { command?: unknown }).command;
+    let project = ev.cwd;
+    try {
+      project = Deno.realPathSync(ev.cwd);
+    } catch { /* a directory gone since: keep the path as given */ }
+    ctx.defer("measure.call", {
+      session: ctx.session,
+      tool: ev.tool,
+      project,
+      viaRtok: typeof command === "string" && /(^|[\s;&|/'])(rtok|cli\.ts)'? /.test(command),
+    });
+    return null;
   },
   onFailure(f: FailureRecord, ctx: Ctx): void {
     ctx.defer("measure.failure", { ...f });

@@ -1,0 +1,21 @@
+/**
+ * The environment as rtok reads it: only the variables in its permission list.
+ *
+ * @module
+ */
+
+import { RTOK_ENV } from "./permissions.ts";
+
+/** The variables rtok reads, by name; one that is unset or not granted is `undefined`. */
+export type RtokEnv = Readonly<Record<string, string | undefined>>;
+
+/** The live values of the variables rtok reads. */
+export function rtokEnv(): RtokEnv {
+  const env: Record<string, string | undefined> = {};
+  for (const name of RTOK_ENV) {
+    try {
+      env[name] = Deno.env.get(name);
+    } catch { /* not granted: treated as unset */ }
+  }
+  return env;
+}

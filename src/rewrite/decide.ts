@@ -1,0 +1,123 @@
+/**
+ * The verdict on one command line: its rtok form and what the agent's host should do with
+ * it, from the plan and the user's own permission rules. A denied command is never rewritten
+ * (the host's deny then applies to what the agent wrote); a rewrite is allowed only when the
+ * user's rules allow every command in the line, or the command is one the host runs without
+ * asking anyway (a read-only listing, log or search, as far as its text shows).
+ *
+ * @module
+ */
+
+import { type BashRules, firstCovering, NO_RULES } from "../claude/permissions.ts";
+import { toolName } from "../plugins/cmd/match.ts";
+import { familyArgs, gitGlobalsHarmless, planRewrite, type SimpleCommand } from "./plan.ts";
+import { REWRITE_RULES } from "./rules.ts";
+import { familyOf } from "../plugins/cmd/match.ts";
+
+/** What the host should do: run the rewrite unasked, ask as usual, deny, or no rewrite. */
+export type Verdict = "allow" | "ask" | "deny" | "none";
+
+/** A verdict on a line. */
+export interface Decision {
+  /** The verdict. */
+  readonly verdict: Verdict;
+  /** The line to run: the rewrite for allow and ask, else the line as given. */
+  readonly command: string;
+  /** One line saying why. */
+  readonly reason: string;
+  /** The filter families the rewrite sends output through. */
+  readonly families: readonly string[];
+}
+
+/** What {@linkcode decide} needs besides the line. */
+export interface DecideOptions {
+  /** The user's shell-tool rules. */
+  readonly rules?: BashRules;
+  /** The words that reach rtok (see `rtokInvocation`). */
+  readonly rtok?: string;
+  /** True when rewriting is off (`RTOK_DISABLED` in the environment). */
+  readonly disabled?: boolean;
+}
+
+// The forms a deny or ask rule is checked against: as written, what runs, and what runs named
+// by the tool's name, so neither a prefix nor a path slips a command past its rule.
+function _forms(c: SimpleCommand): string[] {
+  const forms = [c.text];
+  if (c.argv.length) {
+    forms.push(c.argv.join(" "));
+    forms.push([toolName(c.argv[0]), ...c.argv.slice(1)].join(" "));
+  }
+  return forms;
+}
+
+// A command Claude Code runs without asking, judged conservatively from its text: a bare
+// filtered family with only reading arguments, nothing the shell expands, no prefix, no
+// redirect.
+function _readsOnly(c: SimpleCommand): boolean {
+  if (c.prefixed || c.redirected || c.dynamic || c.argv.length === 0) return false;
+  if (c.argv[0].includes("/")) return false;
+  const family = familyOf(c.argv);
+  const rule = Object.hasOwn(REWRITE_RULES, family) ? REWRITE_RULES[family] : null;
+  if (!rule) return false;
+  if (c.argv[0] === "git" && !gitGlobalsHarmless(c.argv)) return false;
+  return rule.readOnly(familyArgs(c.argv));
+}
+
+/** The verdict on `line`. */
+export function decide(line: string, opts: DecideOptions = {}): Decision {
+  const rules = opts.rules ?? NO_RULES;
+  const none = (reason: string): Decision => ({
+    verdict: "none",
+    command: line,
+    reason,
+    families: [],
+  });
+  if (opts.disabled) return none("rewriting is off (RTOK_DISABLED is set)");
+  const plan = planRewrite(line, opts.rtok ?? "rtok");
+  if (plan.kind === "refused") return none(`not rewritten: ${plan.reason}`);
+  for (const c of plan.commands) {
+    const rule = firstCovering(rules.deny, _forms(c), true);
+    if (rule) {
+      return {
+        verdict: "deny",
+        command: line,
+        reason: `not rewritten: your rule "${rule.source}" denies "${c.text}"`,
+        families: [],
+      };
+    }
+  }
+  const families = [...new Set(plan.commands.flatMap((c) => c.family ? [c.family] : []))];
+  if (families.length === 0) {
+    const why = plan.commands.find((c) => c.skipped)?.skipped ?? "no command";
+    return none(`not rewritten: ${why}`);
+  }
+  const what = `rtok filters the output of ${families.join(", ")}`;
+  for (const c of plan.commands) {
+    const rule = firstCovering(rules.ask, _forms(c), true);
+    if (rule) {
+      return {
+        verdict: "ask",
+        command: plan.command,
+        reason: `${what}; your rule "${rule.source}" asks before "${c.text}"`,
+        families,
+      };
+    }
+  }
+  const unallowed = plan.commands.find((c) =>
+    !firstCovering(rules.allow, [c.text], false) && (plan.background || !_readsOnly(c))
+  );
+  if (unallowed) {
+    return {
+      verdict: "ask",
+      command: plan.command,
+      reason: `${what}; no rule of yours allows "${unallowed.text}", so Claude Code decides`,
+      families,
+    };
+  }
+  return {
+    verdict: "allow",
+    command: plan.command,
+    reason: `${what}; allowed by your rules`,
+    families,
+  };
+}

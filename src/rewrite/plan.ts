@@ -1,0 +1,250 @@
+/**
+ * Planning a rewrite: which simple commands of a line get `rtok` put in front of them. The
+ * line is split on `&&`, `||`, `;`, `&` and newlines, each part rewritten on its own; in a
+ * pipeline only the last stage may be, and only when its filter is right on piped input.
+ * Environment prefixes and the wrappers `timeout`, `time`, `nice`, `nohup`, `command` and
+ * `exec` are looked through; `sudo` never is. Every byte not inserted stays as written.
+ *
+ * @module
+ */
+
+import { familyOf, splitArgv, toolName } from "../plugins/cmd/match.ts";
+import { lex, type Redirect, type Word } from "./lexer.ts";
+import { REWRITE_RULES } from "./rules.ts";
+
+/** One simple command of the line, as the permission check and the rewrite see it. */
+export interface SimpleCommand {
+  /** Its text as written (assignments, wrappers and redirects included). */
+  readonly text: string;
+  /** Its words after the assignments and wrappers: what actually runs. */
+  readonly argv: readonly string[];
+  /** True when an assignment or wrapper came before the tool. */
+  readonly prefixed: boolean;
+  /** True when any word's value is left to the shell (`$VAR`, a glob, `~`). */
+  readonly dynamic: boolean;
+  /** True when it carries a redirect. */
+  readonly redirected: boolean;
+  /** Its filter family, when it is rewritten. */
+  readonly family: string | null;
+  /** Why it is not rewritten, when it is not. */
+  readonly skipped: string | null;
+}
+
+/** A planned rewrite. */
+export type Plan =
+  | {
+    /** The line cannot be vouched for; nothing is rewritten. */
+    readonly kind: "refused";
+    /** Why. */
+    readonly reason: string;
+  }
+  | {
+    /** The line was read; `command` is the rewrite (equal to the line when nothing was). */
+    readonly kind: "read";
+    /** The line with `rtok` put in front of each rewritten command. */
+    readonly command: string;
+    /** Every simple command, in order. */
+    readonly commands: readonly SimpleCommand[];
+    /** True when a command is sent to the background (`&`). */
+    readonly background: boolean;
+  };
+
+/** Disables rewriting when set to anything but empty or `0`. */
+export const DISABLE_VAR = "RTOK_DISABLED";
+
+/** True when `value` (of `RTOK_DISABLED`) turns rewriting off. */
+export function disables(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0";
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+const RESERVED = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "for",
+  "while",
+  "until",
+  "do",
+  "done",
+  "case",
+  "esac",
+  "select",
+  "function",
+  "in",
+  "!",
+  "[[",
+  "]]",
+  "coproc",
+]);
+
+// git's global options under which a read stays a read: anything else (`-c`, `--exec-path`)
+// can make git run a program.
+const GIT_HARMLESS_GLOBALS = new Set(["-C", "--no-pager", "-P", "--no-optional-locks"]);
+
+/** Plans the rewrite of `line`, putting `rtok` (the words that reach rtok) in front. */
+export function planRewrite(line: string, rtok: string = "rtok"): Plan {
+  const lexed = lex(line);
+  if (!lexed.ok) return { kind: "refused", reason: lexed.reason };
+  const { text, tokens } = lexed;
+  const stages: { words: Word[]; redirects: Redirect[] }[][] = [[]];
+  const background = tokens.some((t) => t.kind === "op" && t.op === "&");
+  let stage: { words: Word[]; redirects: Redirect[] } | null = null;
+  for (const t of tokens) {
+    if (t.kind === "word" || t.kind === "redirect") {
+      if (!stage) {
+        stage = { words: [], redirects: [] };
+        stages[stages.length - 1].push(stage);
+      }
+      if (t.kind === "word") stage.words.push(t);
+      else stage.redirects.push(t);
+    } else if (t.kind === "op") {
+      if ((t.op === "|" || t.op === "|&") && !stage) {
+        return { kind: "refused", reason: `"${t.op}" has no command before it` };
+      }
+      stage = null;
+      if (t.op !== "|" && t.op !== "|&") stages.push([]);
+    }
+  }
+  const commands: SimpleCommand[] = [];
+  const inserts: number[] = [];
+  for (const pipeline of stages) {
+    pipeline.forEach((s, i) => {
+      const last = i === pipeline.length - 1;
+      const c = _simple(text, s.words, s.redirects, last, pipeline.length > 1);
+      commands.push(c.command);
+      if (c.insertAt !== null) inserts.push(c.insertAt);
+    });
+  }
+  const disabled = commands.some((c) => c.skipped === `${DISABLE_VAR} is set`);
+  if (disabled) return { kind: "read", command: text, commands, background };
+  let out = text;
+  for (const at of inserts.sort((a, b) => b - a)) {
+    out = `${out.slice(0, at)}${rtok} ${out.slice(at)}`;
+  }
+  return { kind: "read", command: out, commands, background };
+}
+
+function _simple(
+  text: string,
+  words: readonly Word[],
+  redirects: readonly Redirect[],
+  last: boolean,
+  piped: boolean,
+): { command: SimpleCommand; insertAt: number | null } {
+  const spans = [...words, ...redirects];
+  const start = Math.min(...spans.map((w) => w.start));
+  const end = Math.max(...spans.map((w) => w.end));
+  const base = {
+    text: text.slice(start, end),
+    redirected: redirects.length > 0,
+    dynamic: words.some((w) => w.dynamic),
+  };
+  const skip = (argv: readonly string[], prefixed: boolean, why: string) => ({
+    command: { ...base, argv, prefixed, family: null, skipped: why },
+    insertAt: null,
+  });
+  let k = 0;
+  while (k < words.length && ASSIGNMENT.test(text.slice(words[k].start, words[k].end))) {
+    const name = words[k].value.slice(0, words[k].value.indexOf("="));
+    if (name === DISABLE_VAR && disables(words[k].value.slice(name.length + 1))) {
+      return skip([], true, `${DISABLE_VAR} is set`);
+    }
+    k++;
+  }
+  const peeled = _peelWrappers(words, k);
+  if (typeof peeled === "string") return skip(_values(words, k), true, peeled);
+  k = peeled;
+  const prefixed = k > 0;
+  const argv = _values(words, k);
+  if (argv.length === 0) return skip(argv, prefixed, "no command");
+  const tool = words[k];
+  if (tool.dynamic) return skip(argv, prefixed, "the command name is left to the shell");
+  if (!tool.quoted && RESERVED.has(tool.value)) {
+    return skip(argv, prefixed, `"${tool.value}" is shell syntax`);
+  }
+  const name = toolName(tool.value);
+  if (name === "rtok") return skip(argv, prefixed, "already runs through rtok");
+  if (name === "sudo" || name === "doas") return skip(argv, prefixed, `${name} is never rewritten`);
+  const family = familyOf(argv);
+  const rule = Object.hasOwn(REWRITE_RULES, family) ? REWRITE_RULES[family] : null;
+  if (!rule) return skip(argv, prefixed, `no filter for "${family}"`);
+  const selecting = words.slice(k, k + splitArgv(argv).prefix.length);
+  if (selecting.some((w) => w.dynamic)) {
+    return skip(argv, prefixed, "a word that selects the filter is left to the shell");
+  }
+  if (piped && !last) return skip(argv, prefixed, "its output feeds a pipe");
+  if (piped && !rule.pipeSafe) {
+    return skip(argv, prefixed, `the ${family} filter needs its own input`);
+  }
+  return {
+    command: { ...base, argv, prefixed, family, skipped: null },
+    insertAt: tool.start,
+  };
+}
+
+function _values(words: readonly Word[], from: number): string[] {
+  return words.slice(from).map((w) => w.value);
+}
+
+const DURATION = /^\d+(\.\d+)?[smhd]?$/;
+
+// The index of the first word past the wrappers, or why the wrappers cannot be looked through.
+function _peelWrappers(words: readonly Word[], from: number): number | string {
+  let k = from;
+  const v = (i: number): string | undefined => words[i]?.quoted ? undefined : words[i]?.value;
+  while (k < words.length) {
+    const w = v(k);
+    if (w === "timeout") {
+      k++;
+      while (v(k)?.startsWith("-")) {
+        const opt = v(k)!;
+        if (opt === "-s" || opt === "-k") k += 2;
+        else if (/^(--signal=|--kill-after=|-s|-k)/.test(opt)) k++;
+        else if (["--preserve-status", "--foreground", "-v", "--verbose"].includes(opt)) k++;
+        else return `timeout's option "${opt}" is not understood`;
+      }
+      if (!DURATION.test(v(k) ?? "")) return "timeout has no duration";
+      k++;
+    } else if (w === "time") {
+      k++;
+      if (v(k) === "-p") k++;
+    } else if (w === "nice") {
+      k++;
+      const opt = v(k);
+      if (opt === "-n") k += 2;
+      else if (opt && /^(-n-?\d+|-\d+|--adjustment=-?\d+)$/.test(opt)) k++;
+      else if (opt?.startsWith("-")) return `nice's option "${opt}" is not understood`;
+    } else if (w === "nohup") {
+      k++;
+    } else if (w === "command") {
+      k++;
+      if (v(k) === "-p") k++;
+      else if (v(k)?.startsWith("-")) return "command with an option only looks a command up";
+    } else if (w === "exec") {
+      k++;
+      if (v(k)?.startsWith("-")) return "exec's options are not looked through";
+    } else {
+      return k;
+    }
+  }
+  return k;
+}
+
+/** True when git's global options (before the subcommand) cannot make it run a program. */
+export function gitGlobalsHarmless(argv: readonly string[]): boolean {
+  const { prefix } = splitArgv(argv);
+  for (let i = 1; i < prefix.length - 1; i++) {
+    if (!GIT_HARMLESS_GLOBALS.has(prefix[i])) return false;
+    if (prefix[i] === "-C") i++;
+  }
+  return true;
+}
+
+/** The arguments a family's read-only check looks at: the argv after the family's words. */
+export function familyArgs(argv: readonly string[]): readonly string[] {
+  return splitArgv(argv).args;
+}

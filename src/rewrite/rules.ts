@@ -1,0 +1,89 @@
+/**
+ * The rewrite rules: one entry per command family that has a filter, and only those (a test
+ * holds this table to the filter index). Each says whether the filter stays right when the
+ * command reads a pipe, and which of its arguments keep it a read-only command — the commands
+ * Claude Code itself runs without asking, so the hook may say "allow" for their rtok form
+ * without granting anything the agent did not already have.
+ *
+ * @module
+ */
+
+/** One family's rule. */
+export interface RewriteRule {
+  /** True when the filter is right on the last stage of a pipeline (input from a pipe). */
+  readonly pipeSafe: boolean;
+  /**
+   * True when the command with these arguments (after the family's own words) only reads,
+   * as far as rtok can tell from the text: no flag that writes a file or runs a program.
+   */
+  readOnly(args: readonly string[]): boolean;
+}
+
+function _none(bad: readonly string[]): (args: readonly string[]) => boolean {
+  return (args) =>
+    !args.some((a) => bad.some((b) => a === b || (b.startsWith("--") && a.startsWith(`${b}=`))));
+}
+
+// git's log-like commands: `--output` writes a file; an external diff or textconv runs a
+// program the repository's config names.
+const GIT_READ = _none(["--output", "--ext-diff", "--textconv", "-o"]);
+
+const GIT_BRANCH_LIST = new Set([
+  "-a",
+  "-r",
+  "-l",
+  "-v",
+  "-vv",
+  "--all",
+  "--remotes",
+  "--list",
+  "--verbose",
+  "--show-current",
+  "--no-color",
+  "--color",
+  "--no-column",
+  "-q",
+  "--quiet",
+]);
+
+// `git branch NAME` creates a branch, `-d`/`-m`/`-u` change them: only listing is reading.
+function _gitBranchReads(args: readonly string[]): boolean {
+  const listing = args.includes("--list") || args.includes("-l");
+  return args.every((a) =>
+    GIT_BRANCH_LIST.has(a) ||
+    /^--(sort|format|contains|no-contains|merged|no-merged|points-at|color|column)=/.test(a) ||
+    (!a.startsWith("-") && listing)
+  );
+}
+
+/** Every family with a filter, by the name the ledger uses. */
+export const REWRITE_RULES: Readonly<Record<string, RewriteRule>> = {
+  "git log": { pipeSafe: true, readOnly: GIT_READ },
+  "git status": { pipeSafe: true, readOnly: GIT_READ },
+  "git diff": { pipeSafe: true, readOnly: GIT_READ },
+  "git show": { pipeSafe: true, readOnly: GIT_READ },
+  "git branch": { pipeSafe: true, readOnly: _gitBranchReads },
+  // grep with no file reads its input and prints bare lines, which the filter reads right.
+  "grep": { pipeSafe: true, readOnly: () => true },
+  // rg with no path searches its input or the directory depending on what stdin is, which
+  // the filter cannot see: never on a pipe. `--pre` and `-z` run other programs.
+  "rg": { pipeSafe: false, readOnly: _none(["--pre", "-z", "--search-zip"]) },
+  "ls": { pipeSafe: true, readOnly: () => true },
+  "find": {
+    pipeSafe: true,
+    readOnly: _none([
+      "-exec",
+      "-execdir",
+      "-ok",
+      "-okdir",
+      "-delete",
+      "-fprint",
+      "-fprint0",
+      "-fprintf",
+      "-fls",
+    ]),
+  },
+  // `-o` writes the listing to a file; `-R` with `-H` writes an index into every directory.
+  "tree": { pipeSafe: true, readOnly: _none(["-o", "-R"]) },
+  "diff": { pipeSafe: true, readOnly: () => true },
+};
