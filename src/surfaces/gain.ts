@@ -148,6 +148,14 @@ function summaryText(s: GainSummary): string {
     `out      ${human(s.emittedTokens)} tokens emitted by rtok`,
     `saved    ${human(s.savedTokens)} tokens (${s.savedPct.toFixed(1)}%)`,
     `time     ${ms(s.elapsedMs)} in all, ${ms(avg)} per run`,
+    ...(s.sessions.toolCalls
+      ? [
+        `sessions ${s.sessions.sessions} (${s.sessions.toolCalls} tool calls seen by the hook; ` +
+        `${s.sessions.runs} runs tied to one)`,
+        `turns    ${human(s.sessions.contextTokenTurns)} context-token-turns saved ` +
+        "(tokens saved × the requests that would have re-sent them)",
+      ]
+      : []),
     ...(s.failures ? [`failures ${s.failures} (rtok gain --failures)`] : []),
     "",
   ].join("\n") + "\n";

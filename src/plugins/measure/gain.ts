@@ -49,6 +49,23 @@ export interface GainSummary extends Totals {
   readonly failures: number;
   /** Per family, most tokens saved first. */
   readonly commands: readonly CommandTotals[];
+  /** The agent sessions the hook saw. */
+  readonly sessions: SessionTotals;
+}
+
+/** What the hook saw of the agent's sessions, and what a saving is worth across them. */
+export interface SessionTotals {
+  /** Sessions with at least one tool call. */
+  readonly sessions: number;
+  /** Tool calls the hook saw. */
+  readonly toolCalls: number;
+  /** Runs tied to a session (by the shell call that ran them). */
+  readonly runs: number;
+  /**
+   * Σ over those runs of tokens saved × the session's tool calls from that run on: each call
+   * is one more request that would have re-sent the output.
+   */
+  readonly contextTokenTurns: number;
 }
 
 /** Totals for one day, week or month. */
@@ -150,6 +167,14 @@ export function gainSummary(store: Store, scope: Scope): GainSummary {
     );
   const failures = store.db.prepare("SELECT count(*) AS n FROM failures").get() as { n: number };
   const t = totals(all);
+  const calls = store.db.prepare(
+    `SELECT count(DISTINCT session) AS sessions, count(*) AS calls FROM tool_calls ${w.sql}`,
+  ).get(...w.params) as Record<string, unknown>;
+  const turns = store.db.prepare(
+    `SELECT count(*) AS runs, coalesce(sum((raw_tokens - emitted_tokens) *
+       (SELECT count(*) FROM tool_calls c WHERE c.session = r.session AND c.ts >= r.ts)), 0)
+       AS turns FROM runs r ${w.sql ? `${w.sql} AND` : "WHERE"} session IS NOT NULL`,
+  ).get(...w.params) as Record<string, unknown>;
   return {
     project: scope.project,
     ...t,
@@ -158,6 +183,12 @@ export function gainSummary(store: Store, scope: Scope): GainSummary {
     lossy: Number(all.lossy),
     failures: Number(failures.n),
     commands,
+    sessions: {
+      sessions: Number(calls.sessions),
+      toolCalls: Number(calls.calls),
+      runs: Number(turns.runs),
+      contextTokenTurns: Number(turns.turns),
+    },
   };
 }
 

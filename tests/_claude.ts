@@ -1,0 +1,208 @@
+/**
+ * The real Claude Code for end-to-end tests, and a loopback stand-in for the Anthropic API
+ * that asks for one Bash tool call and records every request it receives.
+ *
+ * @module
+ */
+
+import { run } from "./_helpers.ts";
+
+/** The Claude Code release the end-to-end tests run. */
+export const CLAUDE_CODE_VERSION = "2.1.332";
+
+/**
+ * The `claude` binary, installed from npm into a cache directory on first use (a few
+ * seconds; the npm registry must be reachable).
+ */
+export async function claudeBinary(): Promise<string> {
+  const cache = `${Deno.env.get("HOME") ?? "/tmp"}/.cache/rtok-tests/claude-code-${CLAUDE_CODE_VERSION}`;
+  const bin = `${cache}/node_modules/.bin/claude`;
+  try {
+    Deno.statSync(bin);
+    return bin;
+  } catch { /* not installed yet */ }
+  Deno.mkdirSync(cache, { recursive: true });
+  const r = await run("npm", [
+    "install",
+    "--prefix",
+    cache,
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+  ]);
+  if (r.code !== 0) {
+    throw new Error(`Cannot install Claude Code ${CLAUDE_CODE_VERSION} from npm: ${r.err.trim()}`);
+  }
+  return bin;
+}
+
+/** One request the stand-in received. */
+export interface Recorded {
+  /** Path and query. */
+  readonly path: string;
+  /** The parsed JSON body, or `null`. */
+  readonly body: Record<string, unknown> | null;
+}
+
+/** A `tool_result` block Claude Code sent back. */
+export interface ToolResult {
+  /** Its text. */
+  readonly text: string;
+  /** Whether Claude Code marked it an error. */
+  readonly isError: boolean;
+}
+
+/** The stand-in API: where it listens, what it received, and the command it asks for. */
+export interface StandIn extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** Every request, in order. */
+  readonly requests: Recorded[];
+  /** The Bash command the next tool call asks for. */
+  command: string;
+  /** The tool results Claude Code sent since the last `reset()`. */
+  toolResults(): ToolResult[];
+  /** Forgets the recorded requests. */
+  reset(): void;
+}
+
+function _sse(events: readonly Record<string, unknown>[]): string {
+  return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
+}
+
+function _text(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content.map((b) => (b as { text?: string }).text ?? "").join("");
+  }
+  return "";
+}
+
+/** Starts the stand-in on a free loopback port. */
+export function startStandIn(): StandIn {
+  const requests: Recorded[] = [];
+  const state = { command: "git log" };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    const body = req.method === "POST"
+      ? await req.json().catch(() => null) as Record<string, unknown> | null
+      : null;
+    requests.push({ path: url.pathname + url.search, body });
+    if (url.pathname !== "/v1/messages" || !body) {
+      return Response.json({ type: "error", error: { type: "not_found_error", message: "no" } }, {
+        status: 404,
+      });
+    }
+    const messages = (body.messages ?? []) as { content: unknown }[];
+    const answered = JSON.stringify(messages).includes('"tool_result"');
+    const tools = (body.tools ?? []) as { name?: string }[];
+    const ask = !answered && tools.some((t) => t.name === "Bash");
+    const input = { command: state.command, description: "Run the command" };
+    const block = ask
+      ? { type: "tool_use", id: "toolu_rtok_1", name: "Bash", input: {} }
+      : { type: "text", text: "" };
+    const delta = ask
+      ? { type: "input_json_delta", partial_json: JSON.stringify(input) }
+      : { type: "text_delta", text: "done" };
+    const stop = ask ? "tool_use" : "end_turn";
+    const usage = { input_tokens: 12, output_tokens: 6 };
+    if (!body.stream) {
+      return Response.json({
+        id: "msg_rtok",
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content: [ask ? { ...block, input } : { type: "text", text: "done" }],
+        stop_reason: stop,
+        stop_sequence: null,
+        usage,
+      });
+    }
+    return new Response(
+      _sse([
+        {
+          type: "message_start",
+          message: {
+            id: "msg_rtok",
+            type: "message",
+            role: "assistant",
+            model: body.model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 12, output_tokens: 1 },
+          },
+        },
+        { type: "content_block_start", index: 0, content_block: block },
+        { type: "content_block_delta", index: 0, delta },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: stop, stop_sequence: null },
+          usage: { output_tokens: 6 },
+        },
+        { type: "message_stop" },
+      ]),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  });
+  const standIn: StandIn = {
+    url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+    requests,
+    get command() {
+      return state.command;
+    },
+    set command(c: string) {
+      state.command = c;
+    },
+    toolResults() {
+      const out: ToolResult[] = [];
+      const seen = new Set<string>();
+      for (const r of requests) {
+        for (const m of (r.body?.messages ?? []) as { content: unknown }[]) {
+          if (!Array.isArray(m.content)) continue;
+          for (const b of m.content as Record<string, unknown>[]) {
+            if (b.type !== "tool_result") continue;
+            const key = `${b.tool_use_id}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            out.push({ text: _text(b.content), isError: b.is_error === true });
+          }
+        }
+      }
+      return out;
+    },
+    reset() {
+      requests.length = 0;
+    },
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+  return standIn;
+}
+
+/** Runs `claude -p` once in `cwd` against `standIn`, with `env` on top of a clean one. */
+export async function runClaude(
+  bin: string,
+  standIn: StandIn,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; result: Record<string, unknown> | null; err: string }> {
+  const r = await run(bin, ["-p", "Run the command, please.", "--output-format", "json"], {
+    cwd,
+    env: {
+      ANTHROPIC_BASE_URL: standIn.url,
+      ANTHROPIC_API_KEY: "sk-rtok-test",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      ...env,
+    },
+  });
+  let result: Record<string, unknown> | null = null;
+  try {
+    result = JSON.parse(r.out);
+  } catch { /* reported through err */ }
+  return { code: r.code, result, err: r.err + (result ? "" : r.out) };
+}

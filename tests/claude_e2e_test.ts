@@ -1,0 +1,97 @@
+import { ok, strictEqual } from "node:assert/strict";
+import { claudeBinary, runClaude, startStandIn } from "./_claude.ts";
+import { buildLab, CLI, ledger, RTOK_PERMS, run, sh, tempDir } from "./_helpers.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+// rtok as a user has it: installed with `deno install`, its launcher on PATH.
+async function installRtok(root: string): Promise<string> {
+  const r = await run(Deno.execPath(), [
+    "install",
+    "-g",
+    "-f",
+    "-q",
+    "-n",
+    "rtok",
+    "--root",
+    root,
+    ...RTOK_PERMS,
+    "--config",
+    `${ROOT}deno.json`,
+    CLI,
+  ]);
+  strictEqual(r.code, 0, r.err);
+  const denoDir = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+  return `${root}/bin:${denoDir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+}
+
+Deno.test({
+  name: "Claude Code runs the agent's git log through rtok after rtok init, and not before",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const claude = await claudeBinary();
+    using tmp = tempDir();
+    const home = `${tmp.path}/home`;
+    const rtokHome = `${tmp.path}/rtok`;
+    const lab = `${tmp.path}/lab`;
+    Deno.mkdirSync(home);
+    await buildLab(lab);
+    const PATH = await installRtok(`${tmp.path}/root`);
+    const env = { HOME: home, PATH, RTOK_HOME: rtokHome };
+    await using api = startStandIn();
+    api.command = "git log";
+    const raw = (await sh("git", ["log"], lab)).trimEnd();
+    const ask = async () => {
+      api.reset();
+      const r = await runClaude(claude, api, lab, env);
+      strictEqual(r.result?.is_error, false, r.err);
+      const results = api.toolResults();
+      strictEqual(results.length, 1, JSON.stringify(api.requests.map((q) => q.path)));
+      return { result: results[0], denials: r.result?.permission_denials as unknown[] };
+    };
+
+    await t.step("without the hook, the tool result is git's raw output", async () => {
+      const { result } = await ask();
+      strictEqual(result.text.trimEnd(), raw);
+      strictEqual(ledger(rtokHome).length, 0);
+    });
+
+    await t.step("rtok init installs the hooks into the temp HOME", async () => {
+      const r = await run("rtok", ["init"], { env, cwd: lab });
+      strictEqual(r.code, 0, r.err);
+      const settings = JSON.parse(Deno.readTextFileSync(`${home}/.claude/settings.json`));
+      ok(JSON.stringify(settings.hooks.PreToolUse).includes("hook claude"));
+    });
+
+    await t.step("with the hook, the tool result is rtok's filtered output", async () => {
+      const { result } = await ask();
+      const direct = await run("rtok", ["git", "log"], { env, cwd: lab });
+      strictEqual(result.isError, false);
+      strictEqual(result.text.trimEnd(), direct.out.trimEnd());
+      ok(result.text.length < raw.length, `${result.text.length} < ${raw.length}`);
+      ok(result.text.includes("[rtok: "), "the recovery pointer arrives");
+      const runs = ledger(rtokHome).filter((row) => row.family === "git log");
+      ok(runs.length >= 2, "the hooked run and the direct run are in the ledger");
+      const gain = await run("rtok", ["gain", "--format", "json"], { env, cwd: lab });
+      const sessions = JSON.parse(gain.out).sessions;
+      ok(sessions.toolCalls >= 1, `the hook counted the tool call: ${gain.out}`);
+      strictEqual(sessions.runs, 1, "the hooked run is tied to its session");
+      ok(sessions.contextTokenTurns > 0);
+    });
+
+    await t.step("with a deny rule for git log, the command is not rewritten", async () => {
+      const path = `${home}/.claude/settings.json`;
+      const settings = JSON.parse(Deno.readTextFileSync(path));
+      settings.permissions = { deny: ["Bash(git log:*)"] };
+      Deno.writeTextFileSync(path, JSON.stringify(settings, null, 2));
+      const before = ledger(rtokHome).length;
+      const { result, denials } = await ask();
+      strictEqual(result.isError, true);
+      ok(result.text.includes("git log"), result.text);
+      ok(!result.text.includes("rtok"), `Claude's own deny names the agent's command: ${result.text}`);
+      strictEqual(denials.length, 1);
+      strictEqual(ledger(rtokHome).length, before);
+    });
+  },
+});
