@@ -15,7 +15,9 @@ export const CLAUDE_CODE_VERSION = "2.1.332";
  * seconds; the npm registry must be reachable).
  */
 export async function claudeBinary(): Promise<string> {
-  const cache = `${Deno.env.get("HOME") ?? "/tmp"}/.cache/rtok-tests/claude-code-${CLAUDE_CODE_VERSION}`;
+  const cache = `${
+    Deno.env.get("HOME") ?? "/tmp"
+  }/.cache/rtok-tests/claude-code-${CLAUDE_CODE_VERSION}`;
   const bin = `${cache}/node_modules/.bin/claude`;
   try {
     Deno.statSync(bin);

@@ -22,7 +22,17 @@ function refused(fn: () => unknown): boolean {
   }
 }
 
+async function refusedAsync(fn: () => Promise<{ close(): void }>): Promise<boolean> {
+  try {
+    (await fn()).close();
+    return false;
+  } catch (e) {
+    return e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied;
+  }
+}
+
 console.log(JSON.stringify({
+  connect: await refusedAsync(() => Deno.connect({ hostname: "127.0.0.1", port: 9 })),
   spawn: refused(() => new Deno.Command("true").outputSync()),
   listen: refused(() => Deno.listen({ hostname: "127.0.0.1", port: 0 })),
   ffi: refused(() => Deno.dlopen("libc.so.6", {})),

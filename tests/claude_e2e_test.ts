@@ -89,7 +89,10 @@ Deno.test({
       const { result, denials } = await ask();
       strictEqual(result.isError, true);
       ok(result.text.includes("git log"), result.text);
-      ok(!result.text.includes("rtok"), `Claude's own deny names the agent's command: ${result.text}`);
+      ok(
+        !result.text.includes("rtok"),
+        `Claude's own deny names the agent's command: ${result.text}`,
+      );
       strictEqual(denials.length, 1);
       strictEqual(ledger(rtokHome).length, before);
     });

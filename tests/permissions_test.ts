@@ -15,10 +15,15 @@ Deno.test("each surface runs without the permissions it does not need", async (t
     "--allow-ffi",
   ];
   const cases: [string, Record<string, boolean>][] = [
-    ["gain", { spawn: true, listen: true, ffi: true, write: false }],
-    ["expand", { spawn: true, listen: true, ffi: true, write: false }],
-    ["config", { spawn: true, listen: true, ffi: true, write: true }],
-    ["run", { spawn: false, listen: true, ffi: true, write: false }],
+    ["gain", { connect: true, spawn: true, listen: true, ffi: true, write: false }],
+    ["expand", { connect: true, spawn: true, listen: true, ffi: true, write: false }],
+    ["config", { connect: true, spawn: true, listen: true, ffi: true, write: true }],
+    ["run", { connect: true, spawn: false, listen: true, ffi: true, write: false }],
+    // The hook runs before every tool call: it can neither start a process nor open a socket.
+    ["hook", { connect: true, spawn: true, listen: true, ffi: true, write: false }],
+    ["rewrite", { connect: true, spawn: true, listen: true, ffi: true, write: true }],
+    ["init", { connect: true, spawn: true, listen: true, ffi: true, write: false }],
+    ["doctor", { connect: true, spawn: false, listen: true, ffi: true, write: false }],
   ];
   for (const [surface, expected] of cases) {
     await t.step(surface, async () => {

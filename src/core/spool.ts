@@ -58,6 +58,25 @@ export function spoolOverdue(home: string, config: Config): boolean {
 /** Appends `entries` in one write. */
 export function appendSpool(home: string, entries: readonly SpoolEntry[]): void {
   const bytes = new TextEncoder().encode(entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  const file = _openForAppend(home);
+  try {
+    file.lockSync(false);
+    let off = 0;
+    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
+    // In append mode the file position ends at the end of the file: its size.
+    sizeAfterAppend = file.seekSync(0, Deno.SeekMode.Current);
+  } finally {
+    file.close();
+  }
+}
+
+/** Throws, saying why, unless a record could be appended to the spool at `home`. */
+export function checkSpoolWritable(home: string): void {
+  if (!home) throw new Error("rtok's home is not known, so nothing can be recorded");
+  _openForAppend(home).close();
+}
+
+function _openForAppend(home: string): Deno.FsFile {
   const path = spoolPath(home);
   let file: Deno.FsFile;
   try {
@@ -74,15 +93,7 @@ export function appendSpool(home: string, entries: readonly SpoolEntry[]): void 
         "make its directory writable, or set RTOK_HOME to one that is",
     );
   }
-  try {
-    file.lockSync(false);
-    let off = 0;
-    while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
-    // In append mode the file position ends at the end of the file: its size.
-    sizeAfterAppend = file.seekSync(0, Deno.SeekMode.Current);
-  } finally {
-    file.close();
-  }
+  return file;
 }
 
 /**

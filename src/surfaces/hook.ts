@@ -12,6 +12,7 @@ import { defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { rtokEnv } from "../core/env.ts";
 import type { Ctx, FailureRecord, PreToolDecision } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
+import { checkSpoolWritable } from "../core/spool.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
 import { warn } from "./_io.ts";
 
@@ -47,6 +48,8 @@ export interface HookDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** A plugin context for a session. */
   ctx(session: string | null): Ctx;
+  /** Throws unless the run a rewrite starts could be recorded. */
+  checkRecordable(): void;
 }
 
 class _BadEvent extends Error {}
@@ -91,7 +94,10 @@ function _answer(input: Uint8Array, deps: HookDeps): string {
     case "PreToolUse": {
       const tool = _field(p, "tool_name", "string") as string;
       const input = _field(p, "tool_input", "object") as Record<string, unknown>;
-      return _preToolAnswer(r.preTool({ tool, input, cwd, env: deps.env }, ctx));
+      const decision = r.preTool({ tool, input, cwd, env: deps.env }, ctx);
+      // A rewrite whose run could not be recorded would save tokens nobody can see: none.
+      if (decision?.kind === "rewrite") deps.checkRecordable();
+      return _preToolAnswer(decision);
     }
     case "PostToolUse": {
       const tool = _field(p, "tool_name", "string") as string;
@@ -186,6 +192,7 @@ export async function liveDeps(
     registry,
     env,
     ctx: (session) => makeCtx(registry, { config, store: null, home, session }),
+    checkRecordable: () => checkSpoolWritable(home),
   };
 }
 

@@ -1,0 +1,407 @@
+/**
+ * `rtok doctor`: what is installed, whether the hook answers, whether rtok can write its
+ * state, and what else rewrites Bash commands. One check per line; exit 1 on any FAIL.
+ *
+ * @module
+ */
+
+import {
+  isRivalRewriter,
+  isRtokHookCommand,
+  type ListedHook,
+  listHooks,
+  matcherMatchesBash,
+  parseSettings,
+  RTOK_HOOK_EVENTS,
+  settingsPaths,
+} from "../claude/hooks_config.ts";
+import { rtokHome } from "../core/config.ts";
+import { onPath, rtokInvocation } from "../core/self.ts";
+import { spoolPath } from "../core/spool.ts";
+import { Store, storePath } from "../core/store.ts";
+import { archiveDir } from "../plugins/archive/archive.ts";
+import { print } from "./_io.ts";
+import { VERSION } from "./_help.ts";
+
+/** How long the installed hook gets to answer the probe. */
+const _HOOK_TIMEOUT_MS = 5_000;
+
+const _USAGE = `Usage: rtok doctor
+
+Checks rtok's install: the version and how a shell reaches it, rtok's hooks in Claude Code's
+settings (user, project, project-local), whether the hook answers a PreToolUse probe, whether
+the store, archive and spool are writable, and other hooks that rewrite Bash commands.
+Prints one check per line (ok, warn, FAIL); exits 1 when any check fails.
+`;
+
+type _Status = "ok" | "warn" | "FAIL";
+
+interface _Check {
+  readonly status: _Status;
+  readonly label: string;
+  readonly detail: string;
+}
+
+interface _File {
+  readonly label: string;
+  readonly path: string;
+  /** The hooks it holds; `null` when the file is absent or unreadable. */
+  readonly hooks: ListedHook[] | null;
+  /** What to report before its hooks: absent, unreadable, hooks disabled. */
+  readonly notes: readonly _Check[];
+}
+
+/** Runs `rtok doctor`; returns 1 when any check fails. */
+export async function main(args: readonly string[]): Promise<number> {
+  if (args[0] === "--help" || args[0] === "-h") {
+    await print(_USAGE);
+    return 0;
+  }
+  if (args.length > 0) {
+    throw new TypeError(`unexpected argument "${args[0]}": rtok doctor takes none`);
+  }
+  const checks: _Check[] = [];
+  const add = (status: _Status, label: string, detail: string) =>
+    checks.push({ status, label, detail });
+  const cwd = Deno.cwd();
+
+  const invocation = rtokInvocation();
+  add(
+    "ok",
+    "version",
+    `rtok ${VERSION} (Deno ${Deno.version.deno}); a shell runs it as ${invocation}`,
+  );
+  const dir = onPath("rtok", Deno.env.get("PATH") ?? "");
+  if (dir) add("ok", "path", `rtok is on PATH in ${dir}`);
+  else {
+    add("warn", "path", `rtok is not on PATH; hooks and rewrites name it by path instead`);
+  }
+
+  const files = await _settingsFiles(cwd, add);
+  const installedIn = files.filter((f) => f.hooks?.some((h) => isRtokHookCommand(h.command)));
+  for (const f of files) {
+    checks.push(...f.notes);
+    const hooks = f.hooks;
+    if (hooks === null) continue;
+    const events = RTOK_HOOK_EVENTS.map((e) => e.event).filter((event) =>
+      hooks.some((h) => h.event === event && isRtokHookCommand(h.command))
+    );
+    if (events.length === 0) {
+      if (installedIn.length > 0) {
+        add("ok", f.label, `${f.path}: no rtok hooks (installed in ${installedIn[0].path})`);
+      } else add("warn", f.label, `${f.path}: not installed (run rtok init)`);
+      continue;
+    }
+    const missing = RTOK_HOOK_EVENTS.map((e) => e.event).filter((e) => !events.includes(e));
+    add("ok", f.label, `${f.path}: rtok hooks on ${events.join(", ")}`);
+    if (missing.length > 0) {
+      add("warn", f.label, `${f.path}: no rtok hook on ${missing.join(", ")} (run rtok init)`);
+    }
+  }
+
+  const pre = files.flatMap((f) =>
+    (f.hooks ?? []).filter((h) =>
+      h.event === "PreToolUse" && matcherMatchesBash(h.matcher) && isRtokHookCommand(h.command)
+    ).map((h) => ({ file: f, hook: h }))
+  );
+  if (pre.length === 0) {
+    add("FAIL", "installed", "the hook is not installed: run rtok init");
+    add("warn", "hook answers", "not run: no PreToolUse hook to run");
+  } else {
+    const commands = [...new Set(pre.map((p) => p.hook.command))];
+    if (commands.length > 1) {
+      add(
+        "warn",
+        "installed",
+        `the PreToolUse hook is installed ${commands.length} ways, and each runs: ` +
+          `${commands.join(" | ")}; keep one (rtok init --uninstall [--project])`,
+      );
+    }
+    checks.push(await _probeHook(pre[0].hook.command, cwd));
+  }
+
+  checks.push(..._stateChecks());
+  checks.push(..._rivals(files));
+
+  const width = Math.max(...checks.map((c) => c.label.length));
+  const lines = checks.map((c) => `${c.status.padEnd(4)} ${c.label.padEnd(width)}  ${c.detail}`);
+  const count = (s: _Status) => checks.filter((c) => c.status === s).length;
+  lines.push(`${count("ok")} ok, ${count("warn")} warn, ${count("FAIL")} FAIL`);
+  await print(lines.join("\n") + "\n");
+  return count("FAIL") > 0 ? 1 : 0;
+}
+
+/** Reads the user, project and project-local settings; reports each one's presence. */
+async function _settingsFiles(
+  cwd: string,
+  add: (status: _Status, label: string, detail: string) => void,
+): Promise<_File[]> {
+  let paths;
+  try {
+    paths = settingsPaths({
+      home: Deno.env.get("HOME"),
+      claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR"),
+    }, cwd);
+  } catch (e) {
+    add("FAIL", "settings", (e as Error).message);
+    return [];
+  }
+  const wanted = [
+    { label: "user settings", path: paths.user },
+    { label: "project settings", path: paths.project },
+    { label: "local settings", path: paths.local },
+  ];
+  const files: _File[] = [];
+  const seen = new Set<string>();
+  for (const { label, path } of wanted) {
+    // In the home directory, the project's settings file is the user's: report it once.
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const note = (status: _Status, detail: string) => [{ status, label, detail }];
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (e) {
+      files.push({
+        label,
+        path,
+        hooks: null,
+        notes: e instanceof Deno.errors.NotFound
+          ? note("ok", `${path}: absent`)
+          : note("FAIL", `Cannot read "${path}": ${(e as Error).message}`),
+      });
+      continue;
+    }
+    try {
+      const settings = parseSettings(text, path);
+      const hooks = listHooks(settings);
+      files.push({
+        label,
+        path,
+        hooks,
+        notes: settings.disableAllHooks === true
+          ? note("warn", `${path}: disableAllHooks is true, so Claude Code runs no hooks`)
+          : [],
+      });
+    } catch (e) {
+      const detail = `${(e as Error).message}; fix it, then run rtok doctor again`;
+      files.push({ label, path, hooks: null, notes: note("FAIL", detail) });
+    }
+  }
+  return files;
+}
+
+/**
+ * Runs the installed hook on a PreToolUse probe for `git status`, the way Claude Code runs a
+ * command hook (`sh -c`, the event as JSON on stdin).
+ */
+async function _probeHook(command: string, cwd: string): Promise<_Check> {
+  const label = "hook answers";
+  const payload = JSON.stringify({
+    session_id: "rtok-doctor",
+    cwd,
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "git status" },
+    tool_use_id: "doctor",
+  });
+  const started = performance.now();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command("/bin/sh", {
+      args: ["-c", command],
+      cwd,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (e) {
+    return { status: "FAIL", label, detail: `cannot start /bin/sh: ${(e as Error).message}` };
+  }
+  const outChunks: Uint8Array[] = [];
+  const errChunks: Uint8Array[] = [];
+  const reading = Promise.all([
+    _collect(child.stdout, outChunks),
+    _collect(child.stderr, errChunks),
+  ]);
+  try {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(payload));
+    await w.close();
+  } catch { /* a hook may exit without reading its input; its exit code tells the rest */ }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), _HOOK_TIMEOUT_MS);
+  });
+  const status = await Promise.race([child.status, timeout]);
+  clearTimeout(timer);
+  const took = `${Math.round(performance.now() - started)} ms`;
+  if (status === null) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* it ended just now */ }
+    return { status: "FAIL", label, detail: `no answer within ${_HOOK_TIMEOUT_MS / 1000} s` };
+  }
+  // A process the hook left in the background may hold the pipes open: take what has come
+  // by shortly after the hook exits, not wait for that process.
+  await Promise.race([reading, new Promise((resolve) => timer = setTimeout(resolve, 500))]);
+  clearTimeout(timer);
+  const decode = (chunks: Uint8Array[]) => new TextDecoder().decode(_concat(chunks));
+  const out = decode(outChunks);
+  const err = decode(errChunks);
+  if (status.code !== 0) {
+    const first = err.split("\n").find((l) => l.trim() !== "")?.trim();
+    return {
+      status: "FAIL",
+      label,
+      detail: `exit ${status.code}${first ? `: ${first.slice(0, 200)}` : ""} (${took})`,
+    };
+  }
+  const text = out.trim();
+  if (text === "") {
+    return {
+      status: "warn",
+      label,
+      detail: `no rewrite of "git status" (${took}): rewriting is off or a deny rule covers it`,
+    };
+  }
+  let rewritten: unknown;
+  try {
+    rewritten = JSON.parse(text)?.hookSpecificOutput?.updatedInput?.command;
+  } catch { /* reported below with what it printed */ }
+  if (
+    typeof rewritten === "string" && rewritten.includes("git status") && rewritten !== "git status"
+  ) {
+    return { status: "ok", label, detail: `"git status" → "${rewritten}" (${took})` };
+  }
+  return {
+    status: "FAIL",
+    label,
+    detail: `exit 0 without a rewrite of "git status" (${took}): ${text.slice(0, 200)}`,
+  };
+}
+
+/** The store takes a write; `$RTOK_HOME`, the archive and the spool are writable. */
+function _stateChecks(): _Check[] {
+  let home: string;
+  try {
+    home = rtokHome();
+  } catch (e) {
+    return [{ status: "FAIL", label: "home", detail: (e as Error).message }];
+  }
+  const checks: _Check[] = [];
+  const path = storePath(home);
+  try {
+    const store = Store.open(path);
+    try {
+      store.write(() => {});
+    } finally {
+      store.close();
+    }
+    checks.push({ status: "ok", label: "store", detail: `${path} opens and takes a write` });
+  } catch (e) {
+    checks.push({ status: "FAIL", label: "store", detail: (e as Error).message });
+  }
+  const fix = "make it writable, or set RTOK_HOME to a directory that is";
+  const homeOk = _canCreate(home);
+  checks.push(
+    homeOk === null
+      ? { status: "ok", label: "home", detail: `${home} is writable` }
+      : { status: "FAIL", label: "home", detail: `${home} is not writable (${homeOk}); ${fix}` },
+  );
+  const archive = archiveDir(home);
+  if (_exists(archive)) {
+    const problem = _canCreate(archive);
+    checks.push(
+      problem === null ? { status: "ok", label: "archive", detail: `${archive} is writable` } : {
+        status: "FAIL",
+        label: "archive",
+        detail: `${archive} is not writable (${problem}); ${fix}`,
+      },
+    );
+  } else if (homeOk === null) {
+    checks.push({ status: "ok", label: "archive", detail: `${archive} (made on the first cut)` });
+  }
+  const spool = spoolPath(home);
+  if (_exists(spool)) {
+    try {
+      Deno.openSync(spool, { append: true }).close();
+      checks.push({ status: "ok", label: "spool", detail: `${spool} is writable` });
+    } catch (e) {
+      const problem = (e as Error).message;
+      checks.push({
+        status: "FAIL",
+        label: "spool",
+        detail: `${spool} is not writable (${problem}); ${fix}`,
+      });
+    }
+  }
+  return checks;
+}
+
+/** Other PreToolUse hooks that run for Bash, known rewriters by name. */
+function _rivals(files: readonly _File[]): _Check[] {
+  const checks: _Check[] = [];
+  for (const f of files) {
+    for (const h of f.hooks ?? []) {
+      if (h.event !== "PreToolUse" || !matcherMatchesBash(h.matcher)) continue;
+      if (isRtokHookCommand(h.command)) continue;
+      const name = isRivalRewriter(h.command);
+      const retire = f.label === "user settings"
+        ? "run rtok init --replace to retire it"
+        : f.label === "project settings"
+        ? "run rtok init --project --replace to retire it"
+        : "remove it from that file (rtok init edits settings.json only)";
+      checks.push({
+        status: "warn",
+        label: "rivals",
+        detail: name
+          ? `${name} also rewrites Bash commands on PreToolUse in ${f.path}; hooks run in ` +
+            `parallel and the last rewrite wins — ${retire}`
+          : `another PreToolUse hook on Bash (${h.command}) — if it rewrites commands it ` +
+            `races with rtok`,
+      });
+    }
+  }
+  if (checks.length === 0) {
+    checks.push({ status: "ok", label: "rivals", detail: "no other PreToolUse hook on Bash" });
+  }
+  return checks;
+}
+
+/** Appends what `stream` yields to `into` until it ends or fails. */
+async function _collect(stream: ReadableStream<Uint8Array>, into: Uint8Array[]): Promise<void> {
+  try {
+    for await (const chunk of stream) into.push(chunk);
+  } catch { /* what arrived is what there is */ }
+}
+
+function _concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let off = 0;
+  for (const c of chunks) {
+    all.set(c, off);
+    off += c.byteLength;
+  }
+  return all;
+}
+
+/** `null` when a file can be made and removed in `dir`, else why not. */
+function _canCreate(dir: string): string | null {
+  try {
+    const tmp = Deno.makeTempFileSync({ dir, prefix: ".rtok-doctor-" });
+    Deno.removeSync(tmp);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+function _exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * `rtok init`: installs rtok's hooks into Claude Code's settings, or removes them, touching
+ * nothing else in the file and keeping a backup of what it replaced.
+ *
+ * @module
+ */
+
+import {
+  installHooks,
+  type ListedHook,
+  listHooks,
+  parseSettings,
+  type RetiredHook,
+  retireRivals,
+  type Settings,
+  settingsPaths,
+  uninstallHooks,
+} from "../claude/hooks_config.ts";
+import { parentDir } from "../core/paths.ts";
+import { hookCommand } from "../core/self.ts";
+import { print } from "./_io.ts";
+
+const _USAGE = `Usage: rtok init [--project] [--dry-run] [--uninstall] [--replace]
+
+Installs rtok's hook into Claude Code's settings: PreToolUse (Bash), PostToolUse,
+SessionStart, UserPromptSubmit, PreCompact and Stop. Every other setting and hook is kept;
+the file is backed up first (<file>.rtok-backup-<time>).
+
+  --project    edit ./.claude/settings.json instead of ~/.claude/settings.json
+               (or $CLAUDE_CONFIG_DIR/settings.json)
+  --dry-run    show what would change; write nothing
+  --uninstall  remove rtok's hooks, and nothing else
+  --replace    also remove other tools' command rewriters (rtk, snip), which race with rtok
+  --help       this text
+`;
+
+interface _Flags {
+  project: boolean;
+  dryRun: boolean;
+  uninstall: boolean;
+  replace: boolean;
+  help: boolean;
+}
+
+/** Runs `rtok init`; returns 0 when the settings are as asked. */
+export async function main(args: readonly string[]): Promise<number> {
+  const flags = _parseFlags(args);
+  if (flags.help) {
+    await print(_USAGE);
+    return 0;
+  }
+  const paths = settingsPaths({
+    home: Deno.env.get("HOME"),
+    claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR"),
+  }, Deno.cwd());
+  const path = flags.project ? paths.project : paths.user;
+  const { settings, bytes } = await _read(path);
+
+  const command = hookCommand();
+  let after: Settings;
+  let retired: RetiredHook[] = [];
+  try {
+    if (flags.uninstall) {
+      after = uninstallHooks(settings).settings;
+    } else {
+      after = installHooks(settings, command).settings;
+      if (flags.replace) ({ settings: after, retired } = retireRivals(after));
+    }
+  } catch (e) {
+    throw new TypeError(`Cannot edit "${path}": ${(e as Error).message}; ${_FIX}`);
+  }
+
+  const diff = _diff(listHooks(settings), listHooks(after), retired);
+  if (JSON.stringify(after) === JSON.stringify(settings)) {
+    await print(
+      flags.uninstall
+        ? `no rtok hooks in ${path}: nothing to remove\n`
+        : `rtok hooks already installed in ${path}\n`,
+    );
+    return 0;
+  }
+  if (flags.dryRun) {
+    await print(`would change ${path}:\n${diff}dry run: nothing written\n`);
+    return 0;
+  }
+
+  const out: string[] = [];
+  if (bytes !== null) out.push(`backed up ${path} to ${await _backup(path, bytes)}`);
+  await _writeAtomic(path, JSON.stringify(after, null, 2) + "\n");
+  out.push(diff.trimEnd());
+  if (flags.uninstall) {
+    out.push(`removed rtok's hooks from ${path}`);
+  } else {
+    out.push(`installed rtok's hooks in ${path}`, `hook command: ${command}`);
+    for (const r of retired) {
+      out.push(`retired ${r.name}'s hook on ${r.event}: ${r.command} (kept in the backup)`);
+    }
+  }
+  out.push(
+    "Claude Code reads hooks when a session starts: restart running sessions for this to apply.",
+  );
+  await print(out.join("\n") + "\n");
+  return 0;
+}
+
+const _FIX = "fix it or move it aside, then run rtok init again";
+
+function _parseFlags(args: readonly string[]): _Flags {
+  const flags: _Flags = {
+    project: false,
+    dryRun: false,
+    uninstall: false,
+    replace: false,
+    help: false,
+  };
+  for (const arg of args) {
+    if (arg === "--project") flags.project = true;
+    else if (arg === "--dry-run") flags.dryRun = true;
+    else if (arg === "--uninstall") flags.uninstall = true;
+    else if (arg === "--replace") flags.replace = true;
+    else if (arg === "--help" || arg === "-h") flags.help = true;
+    else throw new TypeError(`unknown option "${arg}" for rtok init; see rtok init --help`);
+  }
+  if (flags.uninstall && flags.replace) {
+    throw new TypeError(
+      "--uninstall and --replace do not go together: --replace installs rtok in the rivals' place",
+    );
+  }
+  return flags;
+}
+
+/** The file's settings and raw bytes (`null` when absent: start from `{}`). */
+async function _read(path: string): Promise<{ settings: Settings; bytes: Uint8Array | null }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { settings: {}, bytes: null };
+    throw new Error(`Cannot read "${path}": ${(e as Error).message}`);
+  }
+  try {
+    return { settings: parseSettings(new TextDecoder().decode(bytes), path), bytes };
+  } catch (e) {
+    const reason = (e as Error).message.replace(`"${path}" `, "it ");
+    throw new SyntaxError(`Cannot edit "${path}": ${reason}; ${_FIX}`);
+  }
+}
+
+/** `+`/`-` lines for the hooks that differ, one per hook, removals first. */
+function _diff(
+  before: readonly ListedHook[],
+  after: readonly ListedHook[],
+  retired: readonly RetiredHook[],
+): string {
+  const key = (h: ListedHook) => `${h.event}\u0000${h.matcher}\u0000${h.command}`;
+  const remaining = new Map<string, number>();
+  for (const h of after) remaining.set(key(h), (remaining.get(key(h)) ?? 0) + 1);
+  const lines: string[] = [];
+  const existing = new Map<string, number>();
+  for (const h of before) {
+    const k = key(h);
+    const left = remaining.get(k) ?? 0;
+    if (left > 0) {
+      remaining.set(k, left - 1);
+      existing.set(k, (existing.get(k) ?? 0) + 1);
+      continue;
+    }
+    const rival = retired.find((r) => r.event === h.event && r.command === h.command);
+    lines.push(`- ${_line(h)}${rival ? `   (${rival.name})` : ""}`);
+  }
+  for (const h of after) {
+    const k = key(h);
+    const had = existing.get(k) ?? 0;
+    if (had > 0) existing.set(k, had - 1);
+    else lines.push(`+ ${_line(h)}`);
+  }
+  return lines.map((l) => l + "\n").join("");
+}
+
+function _line(h: ListedHook): string {
+  return `${h.event}${h.matcher === null ? "" : ` [${h.matcher}]`} ${h.command}`;
+}
+
+/**
+ * Copies the old file to `<path>.rtok-backup-<local time>`, owner-only. Never overwrites an
+ * earlier backup: two runs in one second get `-2`, `-3`, … so the first original survives.
+ */
+async function _backup(path: string, bytes: Uint8Array): Promise<string> {
+  const d = new Date();
+  const p2 = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${d.getFullYear()}${p2(d.getMonth() + 1)}${p2(d.getDate())}T` +
+    `${p2(d.getHours())}${p2(d.getMinutes())}${p2(d.getSeconds())}`;
+  for (let n = 1;; n++) {
+    const name = `${path}.rtok-backup-${stamp}${n === 1 ? "" : `-${n}`}`;
+    try {
+      await Deno.writeFile(name, bytes, { mode: 0o600, createNew: true });
+      return name;
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) {
+        throw new Error(`Cannot back up "${path}" to "${name}": ${(e as Error).message}`);
+      }
+    }
+  }
+}
+
+/**
+ * Replaces the file in one rename, so Claude Code never reads half a file. A symlinked
+ * settings file (a dotfiles repository) is written through, not replaced by a plain file.
+ */
+async function _writeAtomic(path: string, text: string): Promise<void> {
+  let target = path;
+  let mode = 0o600;
+  try {
+    if ((await Deno.lstat(path)).isSymlink) target = await Deno.realPath(path);
+    mode = (await Deno.stat(target)).mode ?? mode;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    await Deno.mkdir(parentDir(path), { recursive: true, mode: 0o700 });
+  }
+  const tmp = `${target}.tmp-${Deno.pid}`;
+  try {
+    await Deno.writeTextFile(tmp, text, { mode: mode & 0o777 });
+    await Deno.chmod(tmp, mode & 0o777);
+    await Deno.rename(tmp, target);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw new Error(`Cannot write "${target}": ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,135 @@
+import { match, ok, strictEqual } from "node:assert/strict";
+import { type Ran, rtok, tempDir } from "./_helpers.ts";
+
+const RTK = "~/.claude/hooks/rtk-rewrite.sh";
+
+/** A temp HOME (no rtok on PATH, no Claude or Deno overrides), a project dir and RTOK_HOME. */
+function sandbox() {
+  const dir = tempDir("rtok-doctor-");
+  const home = `${dir.path}/home`;
+  const cwd = `${dir.path}/project`;
+  const bin = `${dir.path}/bin`;
+  const rtokHome = `${dir.path}/rtok-home`;
+  for (const d of [home, cwd, bin]) Deno.mkdirSync(d);
+  const env = { HOME: home, PATH: bin, CLAUDE_CONFIG_DIR: "", DENO_INSTALL_ROOT: "" };
+  const cli = (args: string[]): Promise<Ran> => rtok(rtokHome, args, { env, cwd });
+  return {
+    dir,
+    home,
+    rtokHome,
+    settings: `${home}/.claude/settings.json`,
+    init: (args: string[] = []) => cli(["init", ...args]),
+    doctor: () => cli(["doctor"]),
+    [Symbol.dispose]: () => dir[Symbol.dispose](),
+  };
+}
+
+/**
+ * True when a 0500 directory refuses a new file. Not for root, which ignores modes; probed
+ * rather than asking `Deno.uid()`, which needs `--allow-sys`.
+ */
+function modesEnforced(): boolean {
+  const dir = Deno.makeTempDirSync({ prefix: "rtok-mode-" });
+  Deno.chmodSync(dir, 0o500);
+  try {
+    Deno.writeTextFileSync(`${dir}/probe`, "");
+    return false;
+  } catch {
+    return true;
+  } finally {
+    Deno.chmodSync(dir, 0o700);
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/** The report line for `label`, e.g. `ok   store  /x/rtok.db opens…`. */
+function line(r: Ran, label: string): string {
+  const found = r.out.split("\n").find((l) => new RegExp(`^(ok|warn|FAIL) +${label}  `).test(l));
+  ok(found, `no "${label}" line in:\n${r.out}${r.err}`);
+  return found;
+}
+
+Deno.test("rtok doctor with nothing installed exits 1 and says the hook is not installed", async () => {
+  using box = sandbox();
+  const r = await box.doctor();
+  strictEqual(r.code, 1, r.out + r.err);
+  match(line(r, "installed"), /^FAIL .*the hook is not installed/);
+  match(line(r, "user settings"), /^ok .*: absent$/);
+  line(r, "hook answers");
+  match(line(r, "version"), /^ok +version +rtok \d+\.\d+\.\d+ /);
+  match(line(r, "path"), /^warn .*not on PATH/);
+  match(r.out, /\d+ ok, \d+ warn, [1-9]\d* FAIL\n$/);
+});
+
+Deno.test("rtok doctor lists the events rtok hooks after rtok init", async () => {
+  using box = sandbox();
+  strictEqual((await box.init()).code, 0);
+  const r = await box.doctor();
+  match(
+    line(r, "user settings"),
+    /^ok .*rtok hooks on PreToolUse, PostToolUse, SessionStart, UserPromptSubmit, PreCompact, Stop$/,
+  );
+  ok(!r.out.includes("the hook is not installed"), r.out);
+  line(r, "hook answers");
+  match(line(r, "rivals"), /^ok .*no other PreToolUse hook on Bash/);
+});
+
+Deno.test("rtok doctor warns that an rtk hook rewrites Bash commands too", async () => {
+  using box = sandbox();
+  strictEqual((await box.init()).code, 0);
+  const s = JSON.parse(Deno.readTextFileSync(box.settings));
+  s.hooks.PreToolUse.push({ matcher: "Bash", hooks: [{ type: "command", command: RTK }] });
+  s.hooks.PreToolUse.push({ hooks: [{ type: "command", command: "~/bin/audit.sh" }] });
+  s.hooks.PreToolUse.push({
+    matcher: "Edit",
+    hooks: [{ type: "command", command: "~/bin/lint.sh" }],
+  });
+  Deno.writeTextFileSync(box.settings, JSON.stringify(s));
+  const r = await box.doctor();
+  const rivals = r.out.split("\n").filter((l) => /^warn +rivals /.test(l));
+  strictEqual(rivals.length, 2, r.out);
+  ok(
+    rivals[0].includes(
+      `rtk also rewrites Bash commands on PreToolUse in ${box.settings}; hooks run in parallel ` +
+        "and the last rewrite wins — run rtok init --replace to retire it",
+    ),
+    rivals[0],
+  );
+  match(rivals[1], /another PreToolUse hook on Bash \(~\/bin\/audit\.sh\)/);
+  ok(!r.out.includes("lint.sh"), "an Edit-only hook is not a rival");
+});
+
+Deno.test("rtok doctor fails a settings file that is not valid JSON", async () => {
+  using box = sandbox();
+  Deno.mkdirSync(`${box.home}/.claude`);
+  Deno.writeTextFileSync(box.settings, "{ nope");
+  const r = await box.doctor();
+  strictEqual(r.code, 1);
+  match(line(r, "user settings"), /^FAIL .*is not valid JSON/);
+});
+
+Deno.test("rtok doctor says the store is ok when RTOK_HOME is writable", async () => {
+  using box = sandbox();
+  const r = await box.doctor();
+  match(line(r, "store"), /^ok .*rtok\.db opens and takes a write$/);
+  match(line(r, "home"), /^ok .*is writable$/);
+});
+
+Deno.test({
+  name: "rtok doctor fails the store check when RTOK_HOME is not writable",
+  // root ignores file modes, so the directory would still be writable.
+  ignore: !modesEnforced(),
+  fn: async () => {
+    using box = sandbox();
+    Deno.mkdirSync(box.rtokHome, { mode: 0o500 });
+    Deno.chmodSync(box.rtokHome, 0o500);
+    try {
+      const r = await box.doctor();
+      strictEqual(r.code, 1);
+      match(line(r, "store"), /^FAIL .*Cannot open store/);
+      match(line(r, "home"), /^FAIL .*is not writable/);
+    } finally {
+      Deno.chmodSync(box.rtokHome, 0o700);
+    }
+  },
+});
