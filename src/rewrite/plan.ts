@@ -119,8 +119,9 @@ export function planRewrite(line: string, rtok: string = "rtok"): Plan {
       if (c.insertAt !== null) inserts.push(c.insertAt);
     });
   }
-  const disabled = commands.some((c) => c.skipped === `${DISABLE_VAR} is set`);
-  if (disabled) return { kind: "read", command: text, commands, background };
+  if (commands.some((c) => c.skipped === `${DISABLE_VAR} is set`)) {
+    return { kind: "refused", reason: `${DISABLE_VAR} is set` };
+  }
   let out = text;
   for (const at of inserts.sort((a, b) => b - a)) {
     out = `${out.slice(0, at)}${rtok} ${out.slice(at)}`;

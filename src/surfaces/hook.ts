@@ -8,9 +8,9 @@
  * @module
  */
 
-import { defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
-import { rtokEnv } from "../core/env.ts";
-import type { Ctx, FailureRecord, PreToolDecision } from "../core/plugin.ts";
+import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
+import { type RtokEnv, rtokEnv } from "../core/env.ts";
+import type { Ctx, FailureRecord, Plugin, PreToolDecision } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import { checkSpoolWritable } from "../core/spool.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
@@ -45,7 +45,7 @@ export interface HookDeps {
   /** The enabled plugins. */
   readonly registry: Registry;
   /** The environment variables rtok reads. */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: RtokEnv;
   /** A plugin context for a session. */
   ctx(session: string | null): Ctx;
   /** Throws unless the run a rewrite starts could be recorded. */
@@ -176,24 +176,41 @@ export function readStdinCapped(limit: number): Uint8Array {
   return out;
 }
 
+/** What the hook's dependencies are built from. */
+export interface HookSetup {
+  /** The effective config. */
+  readonly config: Config;
+  /** `$RTOK_HOME` (`""` when unknown: nothing can be recorded). */
+  readonly home: string;
+  /** The environment variables rtok reads. */
+  readonly env: RtokEnv;
+  /** The plugins to dispatch to (the built-ins that serve the hook by default). */
+  readonly plugins?: readonly Plugin[];
+}
+
+/** The hook's dependencies from a setup. */
+export function makeHookDeps(setup: HookSetup): HookDeps {
+  const plugins = setup.plugins ??
+    BUILTIN_PLUGINS.filter((p) => p.manifest.surfaces.includes("hook"));
+  const registry = new Registry(plugins, setup.config, CATALOGUE.map((c) => c.id));
+  const { config, home } = setup;
+  return {
+    registry,
+    env: setup.env,
+    ctx: (session) => makeCtx(registry, { config, store: null, home, session }),
+    checkRecordable: () => checkSpoolWritable(home),
+  };
+}
+
 /** The live dependencies: config from `$RTOK_HOME`, the built-in plugins. */
-export async function liveDeps(
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<HookDeps> {
+export async function liveDeps(env: RtokEnv): Promise<HookDeps> {
   let home = "";
   let config = defaultConfig();
   try {
     home = rtokHome();
     config = await loadConfig(home);
   } catch { /* no home or a bad config: the defaults; `rtok config` says why */ }
-  const hookPlugins = BUILTIN_PLUGINS.filter((p) => p.manifest.surfaces.includes("hook"));
-  const registry = new Registry(hookPlugins, config, CATALOGUE.map((c) => c.id));
-  return {
-    registry,
-    env,
-    ctx: (session) => makeCtx(registry, { config, store: null, home, session }),
-    checkRecordable: () => checkSpoolWritable(home),
-  };
+  return makeHookDeps({ config, home, env });
 }
 
 /** Records a failure through the plugins (one ledger line); a failure to record is dropped. */
