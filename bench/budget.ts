@@ -10,6 +10,9 @@
  * 2. The grep filter: ≥ 50 MB/s on 10 MiB, and ≤ 2.3 × that time on 20 MiB.
  * 3. The token estimator: within ±15 % of a real tokenizer (o200k_base, npm
  *    `gpt-tokenizer`) per text class over the calibration corpus.
+ * 4. The Claude Code hook: whole-process `rtok hook claude` p95 ≤ 1.5 × the p95 of the empty
+ *    Deno program (run the way rtok runs), interleaved in one run; the in-process handler
+ *    (settings read, line lexed, verdict, answer) p95 < 2 ms.
  *
  * @module
  */
@@ -19,6 +22,8 @@ import { grepFilter } from "../filters/grep.ts";
 import { CHARS_PER_TOKEN, estimate, TEXT_CLASSES } from "../src/core/tokens.ts";
 import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
 import { corpus, grepOutput } from "./_corpus.ts";
+import { defaultConfig } from "../src/core/config.ts";
+import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const ROUNDS = Number(Deno.env.get("RTOK_BENCH_ROUNDS") ?? 31);
@@ -167,8 +172,128 @@ async function estimator(): Promise<Result[]> {
   return results;
 }
 
+function p95(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)];
+}
+
+async function timedWithInput(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  input: Uint8Array,
+) {
+  const t = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    env,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(input);
+  await w.close();
+  const out = await child.status;
+  const ms = performance.now() - t;
+  if (out.code !== 0) throw new Error(`${args.join(" ")} exited ${out.code}`);
+  return ms;
+}
+
+function hookWorld(dir: string) {
+  const bin = `${dir}/bin`;
+  Deno.mkdirSync(bin, { recursive: true });
+  Deno.mkdirSync(`${dir}/home/.claude`, { recursive: true });
+  Deno.writeTextFileSync(`${bin}/rtok`, "#!/bin/sh\n", { mode: 0o755 });
+  // A realistic settings file: a handful of rules of each kind.
+  Deno.writeTextFileSync(
+    `${dir}/home/.claude/settings.json`,
+    JSON.stringify({
+      permissions: {
+        allow: ["Bash(npm test:*)", "Bash(npm run lint:*)", "Bash(git add:*)", "Bash(make *)"],
+        ask: ["Bash(git push:*)"],
+        deny: ["Bash(rm -rf:*)", "Bash(curl:*)"],
+      },
+    }),
+  );
+  const env = { HOME: `${dir}/home`, PATH: `${bin}:/usr/bin:/bin`, RTOK_HOME: `${dir}/rtok` };
+  const payload = new TextEncoder().encode(JSON.stringify({
+    session_id: "bench",
+    transcript_path: "/tmp/bench.jsonl",
+    cwd: dir,
+    permission_mode: "default",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "git status && git log --oneline -20 | head -5", description: "x" },
+    tool_use_id: "toolu_bench",
+  }));
+  return { env, payload };
+}
+
+async function hook(): Promise<Result[]> {
+  const dir = await Deno.makeTempDir({ prefix: "rtok-hook-budget-" });
+  try {
+    const w = hookWorld(dir);
+    const empty = `${dir}/empty.ts`;
+    await Deno.writeTextFile(empty, "");
+    const config = new URL("../deno.json", import.meta.url).pathname;
+    const emptyLikeRtok = ["run", ...RTOK_PERMISSIONS, "--config", config, empty];
+    const ours = ["run", ...RTOK_PERMISSIONS, "--config", config, CLI, "hook", "claude"];
+    for (let i = 0; i < 3; i++) {
+      await timedWithInput(ours, dir, w.env, w.payload);
+      await timedWithInput(emptyLikeRtok, dir, w.env, w.payload);
+    }
+    const rounds = Math.max(ROUNDS, 60);
+    const hookMs: number[] = [], emptyMs: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      emptyMs.push(await timedWithInput(emptyLikeRtok, dir, w.env, w.payload));
+      hookMs.push(await timedWithInput(ours, dir, w.env, w.payload));
+    }
+    const ratio = p95(hookMs) / p95(emptyMs);
+
+    const deps = makeHookDeps({ config: defaultConfig(), home: w.env.RTOK_HOME, env: w.env });
+    for (let i = 0; i < 200; i++) answerClaudeHook(w.payload, deps);
+    const inProcess: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const t = performance.now();
+      const r = answerClaudeHook(w.payload, deps);
+      inProcess.push(performance.now() - t);
+      if (!r.answer) throw new Error(`the hook did not answer: ${r.failure}`);
+    }
+    return [
+      {
+        name: "rtok hook claude, whole process",
+        measured:
+          `p95 ${p95(hookMs).toFixed(1)} ms ÷ empty Deno p95 ${p95(emptyMs).toFixed(1)} ms = ` +
+          `${ratio.toFixed(2)} (medians ${median(hookMs).toFixed(1)} / ${
+            median(emptyMs).toFixed(1)
+          } ms, ` +
+          `${rounds} rounds)`,
+        budget: "≤ 1.5",
+        ok: ratio <= 1.5,
+      },
+      {
+        name: "rtok hook claude, in-process handler",
+        measured:
+          `p95 ${p95(inProcess).toFixed(3)} ms (median ${median(inProcess).toFixed(3)} ms, ` +
+          "2000 calls)",
+        budget: "< 2 ms",
+        ok: p95(inProcess) < 2,
+      },
+    ];
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 if (import.meta.main) {
-  const results = [...(await estimator()), ...grepThroughput(), await startup()];
+  const results = [
+    ...(await estimator()),
+    ...grepThroughput(),
+    await startup(),
+    ...(await hook()),
+  ];
   for (const r of results) {
     console.log(`${r.ok ? "ok  " : "MISS"} ${r.name}: ${r.measured}; budget ${r.budget}`);
   }
