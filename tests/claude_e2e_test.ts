@@ -57,6 +57,44 @@ Deno.test({
       strictEqual(ledger(rtokHome).length, 0);
     });
 
+    await t.step("every read-only command the hook allows, Claude Code runs unasked", async () => {
+      // The hook says "allow" without a rule only for commands Claude Code itself would run
+      // without asking; here Claude Code, with no rules and no hook, confirms each one.
+      const lines = [
+        "git log --oneline -5",
+        "git status -s",
+        "git diff HEAD~1 --stat",
+        "git show HEAD",
+        "git branch -a",
+        "ls -la",
+        "ls -R",
+        "git branch -vv",
+        "find . -type f -name '*.ts'",
+        "grep -rn parser .",
+        "rg -n parser",
+        "tree -L 2",
+        "diff README.md README.md",
+      ];
+      for (const line of lines) {
+        const verdict = await run(Deno.execPath(), [
+          "run",
+          ...RTOK_PERMS,
+          CLI,
+          "rewrite",
+          "--json",
+          line,
+        ], {
+          env,
+          cwd: lab,
+        });
+        strictEqual(JSON.parse(verdict.out).verdict, "allow", `${line}: ${verdict.out}`);
+        api.command = line;
+        const { denials } = await ask();
+        strictEqual(denials.length, 0, `Claude Code asks before ${line}`);
+      }
+      api.command = "git log";
+    });
+
     await t.step("rtok init installs the hooks into the temp HOME", async () => {
       const r = await run("rtok", ["init"], { env, cwd: lab });
       strictEqual(r.code, 0, r.err);

@@ -50,12 +50,17 @@ function _forms(c: SimpleCommand): string[] {
   return forms;
 }
 
+// A path outside the working directory: absolute, from home, or climbing out. Claude Code
+// asks before reading one (`ls -la /tmp`), so a rewrite of it must not be allowed unasked.
+const OUTSIDE = /(^|=)(\/|~)|(^|[/=])\.\.(\/|$)/;
+
 // A command Claude Code runs without asking, judged conservatively from its text: a bare
 // filtered family with only reading arguments, nothing the shell expands, no prefix, no
-// redirect.
+// redirect, no path outside the working directory.
 function _readsOnly(c: SimpleCommand): boolean {
   if (c.prefixed || c.redirected || c.dynamic || c.argv.length === 0) return false;
   if (c.argv[0].includes("/")) return false;
+  if (c.argv.slice(1).some((a) => OUTSIDE.test(a))) return false;
   const family = familyOf(c.argv);
   const rule = Object.hasOwn(REWRITE_RULES, family) ? REWRITE_RULES[family] : null;
   if (!rule) return false;
@@ -114,10 +119,7 @@ export function decide(line: string, opts: DecideOptions = {}): Decision {
       families,
     };
   }
-  return {
-    verdict: "allow",
-    command: plan.command,
-    reason: `${what}; allowed by your rules`,
-    families,
-  };
+  const byRule = plan.commands.every((c) => firstCovering(rules.allow, [c.text], false));
+  const why = byRule ? "allowed by your rules" : "read-only, which Claude Code runs unasked";
+  return { verdict: "allow", command: plan.command, reason: `${what}; ${why}`, families };
 }

@@ -81,10 +81,6 @@ const RESERVED = new Set([
   "coproc",
 ]);
 
-// git's global options under which a read stays a read: anything else (`-c`, `--exec-path`)
-// can make git run a program.
-const GIT_HARMLESS_GLOBALS = new Set(["-C", "--no-pager", "-P", "--no-optional-locks"]);
-
 /** Plans the rewrite of `line`, putting `rtok` (the words that reach rtok) in front. */
 export function planRewrite(line: string, rtok: string = "rtok"): Plan {
   const lexed = lex(line);
@@ -235,14 +231,13 @@ function _peelWrappers(words: readonly Word[], from: number): number | string {
   return k;
 }
 
-/** True when git's global options (before the subcommand) cannot make it run a program. */
+/**
+ * True when git has no global options before its subcommand. Claude Code asks before any
+ * (`git -C dir log`, even `git --no-pager log`: seen with Claude Code 2.1.332), and some
+ * (`-c`, `--exec-path`) can make git run a program.
+ */
 export function gitGlobalsHarmless(argv: readonly string[]): boolean {
-  const { prefix } = splitArgv(argv);
-  for (let i = 1; i < prefix.length - 1; i++) {
-    if (!GIT_HARMLESS_GLOBALS.has(prefix[i])) return false;
-    if (prefix[i] === "-C") i++;
-  }
-  return true;
+  return splitArgv(argv).prefix.length === 2;
 }
 
 /** The arguments a family's read-only check looks at: the argv after the family's words. */

@@ -16,6 +16,11 @@ Usage:
   rtok gain                tokens saved, from the ledger (--help for the views)
   rtok expand <id>         the raw output behind an "[rtok: cut …]" line
   rtok config              where rtok keeps its state; the settings in effect
+  rtok init                install the Claude Code hooks (--project, --dry-run,
+                           --uninstall, --replace)
+  rtok doctor              check the install, the hook, the store, rival hooks
+  rtok rewrite <line>      the hook's rewrite of a command line and its verdict
+  rtok hook claude         the hook Claude Code runs (JSON event on stdin)
   rtok --version
 
 Filtered: git log, git status, git diff, git show, git branch, grep, rg, ls, find,
