@@ -219,7 +219,8 @@ function _redirect(text: string, start: number, m: RegExpExecArray, tokens: Toke
     tokens.push({ kind: "redirect", start, end: target.end });
     return target.end;
   }
-  if (!dup && op !== "<>" && target.value === "/dev/null" && !target.dynamic) {
+  // `>&/dev/null` is bash's spelling of `&>/dev/null`.
+  if ((!dup || op === ">&") && op !== "<>" && target.value === "/dev/null" && !target.dynamic) {
     tokens.push({ kind: "redirect", start, end: target.end });
     return target.end;
   }

@@ -89,6 +89,9 @@ export function planRewrite(line: string, rtok: string = "rtok"): Plan {
   const stages: { words: Word[]; redirects: Redirect[] }[][] = [[]];
   const background = tokens.some((t) => t.kind === "op" && t.op === "&");
   let stage: { words: Word[]; redirects: Redirect[] } | null = null;
+  // The operator still waiting for its right-hand command: a newline after it continues the
+  // line (`ls |` then `head` on the next line is one pipeline).
+  let pending: string | null = null;
   for (const t of tokens) {
     if (t.kind === "word" || t.kind === "redirect") {
       if (!stage) {
@@ -97,14 +100,19 @@ export function planRewrite(line: string, rtok: string = "rtok"): Plan {
       }
       if (t.kind === "word") stage.words.push(t);
       else stage.redirects.push(t);
+      pending = null;
     } else if (t.kind === "op") {
-      if ((t.op === "|" || t.op === "|&") && !stage) {
+      if (t.op === "\n" && pending) continue;
+      const binary = t.op === "|" || t.op === "|&" || t.op === "&&" || t.op === "||";
+      if (binary && !stage) {
         return { kind: "refused", reason: `"${t.op}" has no command before it` };
       }
       stage = null;
+      pending = binary ? t.op : null;
       if (t.op !== "|" && t.op !== "|&") stages.push([]);
     }
   }
+  if (pending) return { kind: "refused", reason: `"${pending}" has no command after it` };
   const commands: SimpleCommand[] = [];
   const inserts: number[] = [];
   for (const pipeline of stages) {
@@ -165,6 +173,9 @@ function _simple(
   }
   const name = toolName(tool.value);
   if (name === "rtok") return skip(argv, prefixed, "already runs through rtok");
+  if (tool.value.includes("/") && !tool.value.startsWith("/")) {
+    return skip(argv, prefixed, "a tool named by a relative path may be a local script");
+  }
   if (name === "sudo" || name === "doas") return skip(argv, prefixed, `${name} is never rewritten`);
   const family = familyOf(argv);
   const rule = Object.hasOwn(REWRITE_RULES, family) ? REWRITE_RULES[family] : null;

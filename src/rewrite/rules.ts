@@ -19,14 +19,22 @@ export interface RewriteRule {
   readOnly(args: readonly string[]): boolean;
 }
 
-function _none(bad: readonly string[]): (args: readonly string[]) => boolean {
+// True unless an argument is one of `bad` (a long option also with `=value`), or a cluster of
+// short options (`-nz`, `-ofile`) holding one of the letters in `short`.
+function _none(
+  bad: readonly string[],
+  short = "",
+): (args: readonly string[]) => boolean {
   return (args) =>
-    !args.some((a) => bad.some((b) => a === b || (b.startsWith("--") && a.startsWith(`${b}=`))));
+    !args.some((a) =>
+      bad.some((b) => a === b || (b.startsWith("--") && a.startsWith(`${b}=`))) ||
+      (short !== "" && /^-[A-Za-z0-9]/.test(a) && [...a.slice(1)].some((c) => short.includes(c)))
+    );
 }
 
 // git's log-like commands: `--output` writes a file; an external diff or textconv runs a
 // program the repository's config names.
-const GIT_READ = _none(["--output", "--ext-diff", "--textconv", "-o"]);
+const GIT_READ = _none(["--output", "--ext-diff", "--textconv"]);
 
 const GIT_BRANCH_LIST = new Set([
   "-a",
@@ -67,7 +75,10 @@ export const REWRITE_RULES: Readonly<Record<string, RewriteRule>> = {
   "grep": { pipeSafe: true, readOnly: () => true },
   // rg with no path searches its input or the directory depending on what stdin is, which
   // the filter cannot see: never on a pipe. `--pre` and `-z` run other programs.
-  "rg": { pipeSafe: false, readOnly: _none(["--pre", "-z", "--search-zip"]) },
+  "rg": {
+    pipeSafe: false,
+    readOnly: _none(["--pre", "--search-zip", "--hostname-bin"], "z"),
+  },
   "ls": { pipeSafe: true, readOnly: () => true },
   "find": {
     pipeSafe: true,
@@ -84,6 +95,6 @@ export const REWRITE_RULES: Readonly<Record<string, RewriteRule>> = {
     ]),
   },
   // `-o` writes the listing to a file; `-R` with `-H` writes an index into every directory.
-  "tree": { pipeSafe: true, readOnly: _none(["-o", "-R"]) },
+  "tree": { pipeSafe: true, readOnly: _none([], "oR") },
   "diff": { pipeSafe: true, readOnly: () => true },
 };
