@@ -2,7 +2,7 @@ import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import type { Measurement } from "../../core/plugin.ts";
 import { Store, storePath } from "../../core/store.ts";
 import { gainHistory, gainPeriods, gainSummary } from "./gain.ts";
-import { insertRun } from "./ledger.ts";
+import { CLAIM_WINDOW_MS, ingestLedger, insertRun } from "./ledger.ts";
 
 const perms = { read: true, write: true } as const;
 
@@ -112,5 +112,47 @@ Deno.test({
       strictEqual(gainPeriods(store, { project: null }, "monthly").length, 2);
       const weeks = gainPeriods(store, { project: null }, "weekly");
       strictEqual(weeks.reduce((n, w) => n + w.runs, 0), 2);
+    }),
+});
+
+Deno.test({
+  name:
+    "gainSummary() ties a run to the session whose rtok shell call followed it, and weighs it by later calls",
+  permissions: perms,
+  fn: () =>
+    withStore((store) => {
+      const t0 = 1_800_000_000_000;
+      const call = (ts: number, session: string, project: string, viaRtok: boolean) => ({
+        kind: "measure.call",
+        ts,
+        data: { session, tool: viaRtok ? "Bash" : "Read", project, viaRtok },
+      });
+      const runAt = (ts: number, project: string) => ({
+        kind: "measure.run",
+        ts,
+        data: { ...run({ project }) },
+      });
+      store.write((db) =>
+        ingestLedger(
+          db,
+          [
+            runAt(t0, "/work/p"), // tied to s1 by the call 2 s later
+            runAt(t0, "/work/q"), // another project: left alone
+            runAt(t0 - CLAIM_WINDOW_MS - 5_000, "/work/p"), // too long before: left alone
+            call(t0 + 2_000, "s1", "/work/p", true),
+            call(t0 + 4_000, "s1", "/work/p", false),
+            call(t0 + 6_000, "s1", "/work/p", false),
+            call(t0 + 8_000, "s2", "/work/p", false),
+          ],
+          3650,
+          t0 + 10_000,
+        )
+      );
+      const s = gainSummary(store, { project: null }).sessions;
+      strictEqual(s.sessions, 2);
+      strictEqual(s.toolCalls, 4);
+      strictEqual(s.runs, 1);
+      // log: 3100 chars → 1000 tokens, 310 → 100; 900 saved × s1's 3 calls from the run on.
+      strictEqual(s.contextTokenTurns, 900 * 3);
     }),
 });
