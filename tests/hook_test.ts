@@ -272,3 +272,27 @@ Deno.test("the hook's module graph holds no npm package", async () => {
   deepStrictEqual(foreign, [], "only rtok's own modules");
   ok(seen.size < 40, `${seen.size} modules`);
 });
+
+Deno.test("rtok hook claude in plan mode allows only read-only commands, whatever the allow rules", async (t) => {
+  using tmp = tempDir();
+  const w = world(tmp.path, { permissions: { allow: ["Bash(git branch:*)"] } });
+  const cases: [string, string, string | undefined][] = [
+    ["default", "git branch -D old", "allow"],
+    ["plan", "git branch -D old", undefined],
+    ["plan", "git log -3", "allow"],
+  ];
+  for (const [mode, command, decision] of cases) {
+    await t.step(`${mode}: ${command}`, async () => {
+      const event = JSON.parse(bash(command, w.project));
+      event.permission_mode = mode;
+      const r = await rtok(w.rtokHome, ["hook", "claude"], {
+        env: w.env,
+        cwd: w.project,
+        stdin: JSON.stringify(event),
+      });
+      const out = JSON.parse(r.out).hookSpecificOutput;
+      strictEqual(out.updatedInput.command, `rtok ${command}`);
+      strictEqual(out.permissionDecision, decision);
+    });
+  }
+});

@@ -116,6 +116,8 @@ export interface PreToolEvent {
   readonly cwd: string;
   /** The environment variables rtok reads, as the hook saw them. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The host's permission mode (`default`, `plan`, `acceptEdits`…), where it says. */
+  readonly mode?: string;
 }
 
 /** A plugin's PreToolUse answer. */

@@ -37,6 +37,11 @@ export interface DecideOptions {
   readonly rtok?: string;
   /** True when rewriting is off (`RTOK_DISABLED` in the environment). */
   readonly disabled?: boolean;
+  /**
+   * Claude Code's permission mode for the call. In `plan` mode only a read-only command is
+   * allowed unasked: an allow rule does not make a write safe while the agent only plans.
+   */
+  readonly mode?: string;
 }
 
 // The forms a deny or ask rule is checked against: as written, what runs, and what runs named
@@ -108,8 +113,10 @@ export function decide(line: string, opts: DecideOptions = {}): Decision {
       };
     }
   }
+  const planning = opts.mode === "plan";
   const unallowed = plan.commands.find((c) =>
-    !firstCovering(rules.allow, [c.text], false) && (plan.background || !_readsOnly(c))
+    (planning || !firstCovering(rules.allow, [c.text], false)) &&
+    (plan.background || !_readsOnly(c))
   );
   if (unallowed) {
     return {
@@ -119,7 +126,8 @@ export function decide(line: string, opts: DecideOptions = {}): Decision {
       families,
     };
   }
-  const byRule = plan.commands.every((c) => firstCovering(rules.allow, [c.text], false));
+  const byRule = !planning &&
+    plan.commands.every((c) => firstCovering(rules.allow, [c.text], false));
   const why = byRule ? "allowed by your rules" : "read-only, which Claude Code runs unasked";
   return { verdict: "allow", command: plan.command, reason: `${what}; ${why}`, families };
 }

@@ -94,7 +94,8 @@ function _answer(input: Uint8Array, deps: HookDeps): string {
     case "PreToolUse": {
       const tool = _field(p, "tool_name", "string") as string;
       const input = _field(p, "tool_input", "object") as Record<string, unknown>;
-      const decision = r.preTool({ tool, input, cwd, env: deps.env }, ctx);
+      const mode = typeof p.permission_mode === "string" ? p.permission_mode : undefined;
+      const decision = r.preTool({ tool, input, cwd, env: deps.env, mode }, ctx);
       // A rewrite whose run could not be recorded would save tokens nobody can see: none.
       if (decision?.kind === "rewrite") deps.checkRecordable();
       return _preToolAnswer(decision);

@@ -30,7 +30,7 @@ export function rewriteShellCall(ev: PreToolEvent): PreToolDecision | null {
     home: env.HOME,
     denoInstallRoot: env.DENO_INSTALL_ROOT,
   });
-  const d = decide(command, { rules, rtok });
+  const d = decide(command, { rules, rtok, mode: ev.mode });
   if (d.verdict !== "allow" && d.verdict !== "ask") return null;
   return {
     kind: "rewrite",
