@@ -253,11 +253,11 @@ async function hook(): Promise<Result[]> {
     const ratio = p95(hookMs) / p95(emptyMs);
 
     const deps = makeHookDeps({ config: defaultConfig(), home: w.env.RTOK_HOME, env: w.env });
-    for (let i = 0; i < 200; i++) answerClaudeHook(w.payload, deps);
+    for (let i = 0; i < 200; i++) await answerClaudeHook(w.payload, deps);
     const inProcess: number[] = [];
     for (let i = 0; i < 2000; i++) {
       const t = performance.now();
-      const r = answerClaudeHook(w.payload, deps);
+      const r = await answerClaudeHook(w.payload, deps);
       inProcess.push(performance.now() - t);
       if (!r.answer) throw new Error(`the hook did not answer: ${r.failure}`);
     }

@@ -249,7 +249,7 @@ function world(tmp: string) {
 
 const SEED = 20261203;
 
-Deno.test("answerClaudeHook() survives 10,000 random and mutated events, rewriting only what it can vouch for", () => {
+Deno.test("answerClaudeHook() survives 10,000 random and mutated events, rewriting only what it can vouch for", async () => {
   using tmp = tempDir();
   const w = world(tmp.path);
   const deps = makeHookDeps({ config: defaultConfig(), home: w.env.RTOK_HOME, env: w.env });
@@ -259,7 +259,7 @@ Deno.test("answerClaudeHook() survives 10,000 random and mutated events, rewriti
   for (let n = 0; n < 10_000; n++) {
     const p = payload(r, w.project);
     const note = `seed ${SEED} case ${n}`;
-    const result = answerClaudeHook(p.bytes, deps);
+    const result = await answerClaudeHook(p.bytes, deps);
     checkAnswer(result.answer, p, note);
     if (result.answer) answers++;
     if (result.answer.includes("updatedInput")) rewrites++;

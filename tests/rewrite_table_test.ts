@@ -188,12 +188,12 @@ type Mode = "json" | "plain" | "hook";
 const MODES: readonly Mode[] = ["json", "plain", "hook"];
 
 // Both surfaces' handlers, in this process, with the case's environment.
-function inProcess(world: World, c: RewriteCase, dir: string): Outcome {
+async function inProcess(world: World, c: RewriteCase, dir: string): Promise<Outcome> {
   const { env, toolInput, payload } = caseSetup(world, c, dir);
   const d = rewriteLine(c.line, env, world.project);
   const printed = d.verdict === "allow" || d.verdict === "ask" ? `${d.command}\n` : "";
   const deps = makeHookDeps({ config: defaultConfig(), home: world.rtokHome, env });
-  const h = answerClaudeHook(new TextEncoder().encode(payload), deps);
+  const h = await answerClaudeHook(new TextEncoder().encode(payload), deps);
   const failure = h.failure ?? deps.registry.errors.map((e) => String(e.error)).join("; ");
   return {
     toolInput,
@@ -214,7 +214,8 @@ async function runGroup(
   offset: number,
 ): Promise<{ local: Outcome[]; spawned: (Outcome | null)[] }> {
   const dir = await denoDir();
-  const local = cases.map((c) => inProcess(world, c, dir));
+  const local: Outcome[] = [];
+  for (const c of cases) local.push(await inProcess(world, c, dir));
   const tasks = cases.map((c, i) => {
     const n = offset + i;
     if (n % 2 !== 0) return null;

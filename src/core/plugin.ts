@@ -214,8 +214,8 @@ export interface Ctx {
 export interface Plugin {
   /** What it is. */
   readonly manifest: Manifest;
-  /** PreToolUse: deny or rewrite the call, or `null` for no opinion. */
-  preTool?(ev: PreToolEvent, ctx: Ctx): PreToolDecision | null;
+  /** PreToolUse: deny or rewrite the call, or `null` for no opinion (it may load lazily). */
+  preTool?(ev: PreToolEvent, ctx: Ctx): PreToolDecision | null | Promise<PreToolDecision | null>;
   /** PostToolUse: add context or replace the output, or `null`. */
   postTool?(ev: PostToolEvent, ctx: Ctx): PostToolAnswer | null;
   /** SessionStart: an injection, or `null`. */

@@ -81,10 +81,16 @@ export class Registry {
   }
 
   /** PreToolUse: the first deny wins; otherwise the last rewrite wins; else `null`. */
-  preTool(ev: PreToolEvent, ctx: Ctx): PreToolDecision | null {
+  async preTool(ev: PreToolEvent, ctx: Ctx): Promise<PreToolDecision | null> {
     let rewrite: PreToolDecision | null = null;
     for (const p of this.enabled) {
-      const d = this.guard(p, "preTool", () => p.preTool?.(ev, ctx) ?? null);
+      if (!p.preTool) continue;
+      let d: PreToolDecision | null = null;
+      try {
+        d = await p.preTool(ev, ctx);
+      } catch (error) {
+        this.errors.push({ plugin: p.manifest.id, event: "preTool", error });
+      }
       if (d?.kind === "deny") return d;
       if (d?.kind === "rewrite") rewrite = d;
     }

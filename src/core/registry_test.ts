@@ -40,7 +40,7 @@ Deno.test("Registry keeps plugins config enables, else their default, in the giv
   ok(!r.has("c"));
 });
 
-Deno.test("Registry.preTool(): the first deny wins over any rewrite", () => {
+Deno.test("Registry.preTool(): the first deny wins over any rewrite", async () => {
   const rewrite = (cmd: string): Partial<Plugin> => ({
     preTool: (): PreToolDecision => ({ kind: "rewrite", input: { command: cmd }, reason: cmd }),
   });
@@ -49,24 +49,24 @@ Deno.test("Registry.preTool(): the first deny wins over any rewrite", () => {
     plugin("b", { preTool: () => ({ kind: "deny", reason: "first" }) }),
     plugin("c", { preTool: () => ({ kind: "deny", reason: "second" }) }),
   ], config());
-  deepStrictEqual(r.preTool(EV, ctxFor(r)), { kind: "deny", reason: "first" });
+  deepStrictEqual(await r.preTool(EV, ctxFor(r)), { kind: "deny", reason: "first" });
 });
 
-Deno.test("Registry.preTool(): the last rewrite wins; no opinion gives null", () => {
+Deno.test("Registry.preTool(): the last rewrite wins; no opinion gives null", async () => {
   const rewrite = (cmd: string): Partial<Plugin> => ({
     preTool: (): PreToolDecision => ({ kind: "rewrite", input: { command: cmd }, reason: cmd }),
   });
   const r = new Registry([plugin("a", rewrite("one")), plugin("b", rewrite("two"))], config());
-  deepStrictEqual(r.preTool(EV, ctxFor(r)), {
+  deepStrictEqual(await r.preTool(EV, ctxFor(r)), {
     kind: "rewrite",
     input: { command: "two" },
     reason: "two",
   });
   const silent = new Registry([plugin("a", { preTool: () => null })], config());
-  strictEqual(silent.preTool(EV, ctxFor(silent)), null);
+  strictEqual(await silent.preTool(EV, ctxFor(silent)), null);
 });
 
-Deno.test("Registry isolates a plugin that throws: dropped for that event, error kept", () => {
+Deno.test("Registry isolates a plugin that throws: dropped for that event, error kept", async () => {
   const r = new Registry([
     plugin("bad", {
       preTool: () => {
@@ -75,7 +75,7 @@ Deno.test("Registry isolates a plugin that throws: dropped for that event, error
     }),
     plugin("good", { preTool: () => ({ kind: "deny", reason: "still answers" }) }),
   ], config());
-  deepStrictEqual(r.preTool(EV, ctxFor(r)), { kind: "deny", reason: "still answers" });
+  deepStrictEqual(await r.preTool(EV, ctxFor(r)), { kind: "deny", reason: "still answers" });
   strictEqual(r.errors.length, 1);
   strictEqual(r.errors[0].plugin, "bad");
   strictEqual(r.errors[0].event, "preTool");

@@ -58,17 +58,17 @@ function _bad(message: string): never {
   throw new _BadEvent(message);
 }
 
-/** Answers one Claude Code hook event given as raw stdin bytes. Never throws. */
-export function answerClaudeHook(input: Uint8Array, deps: HookDeps): HookResult {
+/** Answers one Claude Code hook event given as raw stdin bytes. Never rejects. */
+export async function answerClaudeHook(input: Uint8Array, deps: HookDeps): Promise<HookResult> {
   try {
-    return { answer: _answer(input, deps), failure: null };
+    return { answer: await _answer(input, deps), failure: null };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     return { answer: "", failure: message };
   }
 }
 
-function _answer(input: Uint8Array, deps: HookDeps): string {
+async function _answer(input: Uint8Array, deps: HookDeps): Promise<string> {
   if (input.length > MAX_HOOK_INPUT) {
     _bad(`the event is over ${MAX_HOOK_INPUT} bytes; not read`);
   }
@@ -95,7 +95,7 @@ function _answer(input: Uint8Array, deps: HookDeps): string {
       const tool = _field(p, "tool_name", "string") as string;
       const input = _field(p, "tool_input", "object") as Record<string, unknown>;
       const mode = typeof p.permission_mode === "string" ? p.permission_mode : undefined;
-      const decision = r.preTool({ tool, input, cwd, env: deps.env, mode }, ctx);
+      const decision = await r.preTool({ tool, input, cwd, env: deps.env, mode }, ctx);
       // A rewrite whose run could not be recorded would save tokens nobody can see: none.
       if (decision?.kind === "rewrite") deps.checkRecordable();
       return _preToolAnswer(decision);
@@ -246,7 +246,7 @@ export async function main(args: readonly string[]): Promise<number> {
   try {
     deps = await liveDeps(env);
     const input = readStdinCapped(MAX_HOOK_INPUT);
-    const result = answerClaudeHook(input, deps);
+    const result = await answerClaudeHook(input, deps);
     const errors = deps.registry.errors.splice(0);
     if (result.answer) {
       Deno.stdout.writeSync(new TextEncoder().encode(result.answer + "\n"));

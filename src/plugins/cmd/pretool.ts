@@ -12,8 +12,7 @@ import { rtokInvocation } from "../../core/self.ts";
 import { decide } from "../../rewrite/decide.ts";
 import { DISABLE_VAR, disables } from "../../rewrite/plan.ts";
 
-/** Claude Code's shell tool. */
-export const SHELL_TOOL = "Bash";
+import { SHELL_TOOL } from "./pretool_tool.ts";
 
 /** The rewrite of a `Bash` call, or `null` when there is none (or it is denied). */
 export function rewriteShellCall(ev: PreToolEvent): PreToolDecision | null {
