@@ -173,7 +173,11 @@ function _simple(
   }
   const name = toolName(tool.value);
   if (name === "rtok") return skip(argv, prefixed, "already runs through rtok");
-  if (tool.value.includes("/") && !tool.value.startsWith("/")) {
+  // A relative path may be a local script named like a tool; a package's own bin is not.
+  if (
+    tool.value.includes("/") && !tool.value.startsWith("/") &&
+    !/(^|\/)node_modules\/\.bin\/[^/]+$/.test(tool.value)
+  ) {
     return skip(argv, prefixed, "a tool named by a relative path may be a local script");
   }
   if (name === "sudo" || name === "doas") return skip(argv, prefixed, `${name} is never rewritten`);

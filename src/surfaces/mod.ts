@@ -57,6 +57,18 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env"],
     load: () => import("./init.ts"),
   },
+  filters: {
+    permissions: ["read", "write", "env"],
+    load: () => import("./filters_cmd.ts"),
+  },
+  trust: {
+    permissions: ["read", "write", "env"],
+    load: () => import("./trust_cmd.ts"),
+  },
+  untrust: {
+    permissions: ["read", "write", "env"],
+    load: () => import("./trust_cmd.ts"),
+  },
   // Runs the installed hook to see that it answers.
   doctor: {
     permissions: ["read", "write", "env", "run"],

@@ -1,6 +1,12 @@
 /**
- * Which command filter an argv selects: the tool by its name (a path like `/usr/bin/git`
- * counts as `git`), and for git the subcommand after git's own global options.
+ * Which command filter an argv selects, as agents actually type commands:
+ *
+ * - a tool by its name: `/usr/bin/git` and `./node_modules/.bin/tsc` count as `git` and `tsc`;
+ * - through a runner: `python -m pytest`, `npx jest`, `pnpm exec vitest`, `bunx tsc`,
+ *   `uv run pytest` select the tool they run;
+ * - by subcommand for the tools whose subcommands differ in output (`git log`, `cargo test`,
+ *   `docker ps`, `npm install`), after the tool's own global options;
+ * - `node --test` apart from `node`.
  *
  * @module
  */
@@ -8,18 +14,51 @@
 import type { CommandFilter } from "../../core/filter.ts";
 import type { CommandMatch } from "../../core/plugin.ts";
 
-// git's global options that take the next argument as their value.
-const GIT_VALUE_OPTIONS = new Set([
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--super-prefix",
-  "--config-env",
-  "--exec-path",
-  "--list-cmds",
-]);
+// Global options that take the next argument as their value, per tool whose family includes
+// its subcommand.
+const SUBCOMMAND_TOOLS: Readonly<Record<string, ReadonlySet<string>>> = {
+  git: new Set([
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--super-prefix",
+    "--config-env",
+    "--exec-path",
+    "--list-cmds",
+  ]),
+  docker: new Set(["-H", "--host", "-c", "--context", "--config", "-l", "--log-level"]),
+  kubectl: new Set([
+    "-n",
+    "--namespace",
+    "--context",
+    "--cluster",
+    "--kubeconfig",
+    "-s",
+    "--server",
+    "--user",
+  ]),
+  helm: new Set(["-n", "--namespace", "--kube-context", "--kubeconfig"]),
+  gh: new Set(["-R", "--repo"]),
+  cargo: new Set(["-C", "-Z", "--color", "--config"]),
+  go: new Set(),
+  npm: new Set(["--prefix", "-w", "--workspace"]),
+  pnpm: new Set(["-C", "--dir", "-F", "--filter"]),
+  yarn: new Set(["--cwd"]),
+  bun: new Set(["--cwd"]),
+  deno: new Set(),
+  pip: new Set(),
+  pip3: new Set(),
+  uv: new Set(["--directory", "--project"]),
+  terraform: new Set(),
+  tofu: new Set(),
+  systemctl: new Set(["-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property"]),
+  dotnet: new Set(),
+};
+
+// `npx` and `bunx` options that take a value.
+const RUNNER_VALUE_OPTIONS = new Set(["-p", "--package", "-c", "--call"]);
 
 /** The tool's name: the last path segment of `argv[0]`. */
 export function toolName(arg0: string): string {
@@ -29,28 +68,76 @@ export function toolName(arg0: string): string {
 
 /** The index of git's subcommand in `args` (argv without `git`), or -1 when there is none. */
 export function gitSubcommandIndex(args: readonly string[]): number {
+  return _subcommandIndex(args, SUBCOMMAND_TOOLS.git);
+}
+
+function _subcommandIndex(args: readonly string[], valueOptions: ReadonlySet<string>): number {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (!arg.startsWith("-")) return i;
-    if (GIT_VALUE_OPTIONS.has(arg)) i++;
+    // `cargo +nightly test`: a toolchain, not the subcommand.
+    if (!arg.startsWith("-") && !arg.startsWith("+")) return i;
+    if (valueOptions.has(arg)) i++;
   }
   return -1;
 }
 
 /**
- * The family an argv belongs to for the ledger: `git <subcommand>` for git, else the tool's
- * name.
+ * Where the tool that produces the output starts in `argv`: 0, or past a runner
+ * (`python -m`, `npx`, `bunx`, `npm|pnpm|yarn exec`, `pnpm|yarn dlx`, `bun x`, `uv run`,
+ * `poetry run`).
  */
-export function familyOf(argv: readonly string[]): string {
-  const tool = toolName(argv[0] ?? "");
-  if (tool !== "git") return tool;
-  const i = gitSubcommandIndex(argv.slice(1));
-  return i < 0 ? "git" : `git ${argv[i + 1]}`;
+export function toolStart(argv: readonly string[]): number {
+  const first = toolName(argv[0] ?? "");
+  if (/^python(\d+(\.\d+)?)?$/.test(first)) return argv[1] === "-m" && argv[2] ? 2 : 0;
+  if (first === "npx" || first === "bunx") return _pastOptions(argv, 1);
+  const second = argv[1];
+  if (
+    ((first === "npm" || first === "pnpm" || first === "yarn") && second === "exec") ||
+    ((first === "pnpm" || first === "yarn") && second === "dlx") ||
+    (first === "bun" && second === "x") ||
+    ((first === "uv" || first === "poetry") && second === "run")
+  ) {
+    return _pastOptions(argv, 2);
+  }
+  return 0;
 }
 
-/** `argv` split into what selects the filter (`git -C x log`) and what the filter sees. */
+function _pastOptions(argv: readonly string[], from: number): number {
+  for (let i = from; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") return i + 1 < argv.length ? i + 1 : 0;
+    if (!arg.startsWith("-")) return i;
+    if (RUNNER_VALUE_OPTIONS.has(arg)) i++;
+  }
+  return 0;
+}
+
+// How many words from the tool on select the family: 1, or through the subcommand.
+function _selecting(tool: readonly string[]): number {
+  const name = toolName(tool[0] ?? "");
+  const options = Object.hasOwn(SUBCOMMAND_TOOLS, name) ? SUBCOMMAND_TOOLS[name] : null;
+  if (!options) return 1;
+  const i = _subcommandIndex(tool.slice(1), options);
+  return i < 0 ? 1 : i + 2;
+}
+
+/**
+ * The family an argv belongs to for filters and the ledger: the tool's name, with its
+ * subcommand for the tools that have them (`git log`, `cargo test`), `node --test` for
+ * Node's test runner.
+ */
+export function familyOf(argv: readonly string[]): string {
+  const tool = argv.slice(toolStart(argv));
+  const name = toolName(tool[0] ?? "");
+  if (name === "node" && tool.includes("--test")) return "node --test";
+  const n = _selecting(tool);
+  return n === 1 ? name : `${name} ${tool[n - 1]}`;
+}
+
+/** `argv` split into what selects the filter (`npx jest`, `git -C x log`) and its arguments. */
 export function splitArgv(argv: readonly string[]): { prefix: string[]; args: string[] } {
-  const split = toolName(argv[0] ?? "") === "git" ? gitSubcommandIndex(argv.slice(1)) + 2 : 1;
+  const start = toolStart(argv);
+  const split = start + _selecting(argv.slice(start));
   return { prefix: argv.slice(0, split), args: argv.slice(split) };
 }
 
