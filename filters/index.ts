@@ -7,7 +7,14 @@
 
 import type { CommandFilter } from "../src/core/filter.ts";
 
-/** Family name → a loader for its filter. The same set as `COMMAND_FILTERS`. */
+// A declarative built-in (`filters/*.toml`): its file is parsed only when its family runs.
+const builtinToml = async (file: string, family: string): Promise<CommandFilter> =>
+  (await import("./toml_index.ts")).builtinTomlFilter(file, family);
+
+/**
+ * Family name → a loader for its filter: the hand-written ones `COMMAND_FILTERS` lists, and
+ * the declarative ones of `toml_index.ts`.
+ */
 export const FILTER_LOADERS: Readonly<Record<string, () => Promise<CommandFilter>>> = {
   "git log": async () => (await import("./git_log.ts")).gitLogFilter,
   "git status": async () => (await import("./git_status.ts")).gitStatusFilter,
@@ -20,4 +27,45 @@ export const FILTER_LOADERS: Readonly<Record<string, () => Promise<CommandFilter
   "find": async () => (await import("./find.ts")).findFilter,
   "tree": async () => (await import("./tree.ts")).treeFilter,
   "diff": async () => (await import("./diff.ts")).diffFilter,
+  "pytest": async () => (await import("./pytest.ts")).pytestFilter,
+  "cargo test": async () => (await import("./cargo_tests.ts")).cargoTestFilter,
+  "go test": async () => (await import("./go_tests.ts")).goTestFilter,
+  "rspec": async () => (await import("./rspec.ts")).rspecFilter,
+  "phpunit": async () => (await import("./phpunit.ts")).phpunitFilter,
+  "jest": async () => (await import("./jest.ts")).jestFilter,
+  "vitest": async () => (await import("./vitest.ts")).vitestFilter,
+  "mocha": async () => (await import("./mocha.ts")).mochaFilter,
+  "node --test": async () => (await import("./node_tests.ts")).nodeTestFilter,
+  "deno test": async () => (await import("./deno_tests.ts")).denoTestFilter,
+  "tsc": async () => (await import("./tsc.ts")).tscFilter,
+  "eslint": async () => (await import("./eslint.ts")).eslintFilter,
+  "biome": async () => (await import("./biome.ts")).biomeFilter,
+  "ruff": async () => (await import("./ruff.ts")).ruffFilter,
+  "mypy": async () => (await import("./mypy.ts")).mypyFilter,
+  "cargo build": async () => (await import("./cargo_build.ts")).cargoBuildFilter,
+  "cargo check": async () => (await import("./cargo_build.ts")).cargoCheckFilter,
+  "cargo clippy": async () => (await import("./cargo_build.ts")).cargoClippyFilter,
+  "go build": async () => (await import("./go_build.ts")).goBuildFilter,
+  "go vet": async () => (await import("./go_build.ts")).goVetFilter,
+  "npm install": async () => (await import("./npm_install.ts")).npmInstallFilter,
+  "npm i": async () => (await import("./npm_install.ts")).npmIFilter,
+  "npm ci": async () => (await import("./npm_install.ts")).npmCiFilter,
+  "pnpm install": async () => (await import("./pnpm_install.ts")).pnpmInstallFilter,
+  "pnpm i": async () => (await import("./pnpm_install.ts")).pnpmIFilter,
+  "yarn install": async () => (await import("./yarn_install.ts")).yarnInstallFilter,
+  "yarn": async () => (await import("./yarn_install.ts")).yarnFilter,
+  "bun install": async () => (await import("./bun_install.ts")).bunInstallFilter,
+  "bun i": async () => (await import("./bun_install.ts")).bunIFilter,
+  "pip install": async () => (await import("./pip_install.ts")).pipInstallFilter,
+  "pip3 install": async () => (await import("./pip_install.ts")).pip3InstallFilter,
+  "cargo fetch": async () => (await import("./cargo_fetch.ts")).cargoFetchFilter,
+  "npm run": async () => (await import("./npm_run.ts")).npmRunFilter,
+  "npm test": async () => (await import("./npm_run.ts")).npmTestFilter,
+  "pnpm run": async () => (await import("./npm_run.ts")).pnpmRunFilter,
+  "pnpm test": async () => (await import("./npm_run.ts")).pnpmTestFilter,
+  "yarn run": async () => (await import("./npm_run.ts")).yarnRunFilter,
+  "yarn test": async () => (await import("./npm_run.ts")).yarnTestFilter,
+  "bun run": async () => (await import("./npm_run.ts")).bunRunFilter,
+  "make": () => builtinToml("make.toml", "make"),
+  "df": () => builtinToml("df.toml", "df"),
 };

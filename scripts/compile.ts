@@ -10,7 +10,18 @@ import { RTOK_PERMISSIONS } from "./permissions.ts";
 
 const target = Deno.args[0] ?? "dist/rtok";
 const out = await new Deno.Command(Deno.execPath(), {
-  args: ["compile", "--no-check", ...RTOK_PERMISSIONS, "--output", target, "cli.ts"],
+  // The Worker that runs user and project filters is started by URL, not imported, so it is
+  // named here to be embedded.
+  args: [
+    "compile",
+    "--no-check",
+    ...RTOK_PERMISSIONS,
+    "--include",
+    "src/plugins/cmd/toml/worker.ts",
+    "--output",
+    target,
+    "cli.ts",
+  ],
   stdout: "inherit",
   stderr: "piped",
   env: { NO_COLOR: "1" },

@@ -20,6 +20,12 @@ export interface Meta {
   exitCode: number;
   facts: string[];
   factsSource: string;
+  /** What the tool is: a test runner, a compiler or linter, a package manager. */
+  kind?: "test" | "build" | "package";
+  /** The stream `raw.out` holds, when not stdout. */
+  stream?: "stderr";
+  /** Environment the capture set. */
+  env?: Record<string, string>;
 }
 
 const ROOT = new URL("./fixtures/", import.meta.url);

@@ -73,12 +73,41 @@ export async function run(
   };
 }
 
-/** Runs `rtok args…` with `RTOK_HOME=home`. */
-export function rtok(home: string, args: readonly string[], opts: RunOptions = {}): Promise<Ran> {
+/**
+ * Runs `rtok args…` with `RTOK_HOME=home`. The child uses this process's Deno cache, so a test
+ * that gives it a temp `HOME` does not send it to fetch npm packages into a fresh one (Deno
+ * resolves every npm package the program can import, lazily loaded ones too, at start-up).
+ */
+export async function rtok(
+  home: string,
+  args: readonly string[],
+  opts: RunOptions = {},
+): Promise<Ran> {
   return run(Deno.execPath(), ["run", ...RTOK_PERMS, CLI, ...args], {
     ...opts,
-    env: { RTOK_HOME: home, ...opts.env },
+    env: { RTOK_HOME: home, DENO_DIR: await denoDir(), ...opts.env },
   });
+}
+
+let denoDirOnce: Promise<string> | null = null;
+
+/** This process's Deno cache directory. */
+export function denoDir(): Promise<string> {
+  denoDirOnce ??= (async () => {
+    const set = Deno.env.get("DENO_DIR");
+    if (set) return set;
+    const o = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json"],
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const dir = JSON.parse(new TextDecoder().decode(o.stdout)).denoDir;
+    if (typeof dir !== "string") throw new Error("deno info --json gave no denoDir");
+    return dir;
+  })();
+  return denoDirOnce;
 }
 
 /** Runs a command and returns its stdout, throwing when it fails. */

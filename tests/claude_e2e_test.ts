@@ -1,6 +1,6 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { claudeBinary, runClaude, startStandIn } from "./_claude.ts";
-import { buildLab, CLI, ledger, RTOK_PERMS, run, sh, tempDir } from "./_helpers.ts";
+import { buildLab, CLI, denoDir, ledger, RTOK_PERMS, run, sh, tempDir } from "./_helpers.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -38,7 +38,8 @@ Deno.test({
     Deno.mkdirSync(home);
     await buildLab(lab);
     const PATH = await installRtok(`${tmp.path}/root`);
-    const env = { HOME: home, PATH, RTOK_HOME: rtokHome };
+    // The test's Deno cache, or the installed rtok would first fetch its npm packages anew.
+    const env = { HOME: home, PATH, RTOK_HOME: rtokHome, DENO_DIR: await denoDir() };
     await using api = startStandIn();
     api.command = "git log";
     const raw = (await sh("git", ["log"], lab)).trimEnd();

@@ -61,3 +61,37 @@ Deno.test("every built-in command filter has at least one golden fixture", async
   for (const name of names) covered.add((await runFixture(name)).meta.filter);
   for (const f of COMMAND_FILTERS) ok(covered.has(f.name), `no fixture for ${f.name}`);
 });
+
+Deno.test("a failing test-runner or build fixture says it failed", async (t) => {
+  let failing = 0;
+  for (const name of names) {
+    const { meta, out } = await runFixture(name);
+    if (meta.exitCode === 0 || (meta.kind !== "test" && meta.kind !== "build")) continue;
+    failing++;
+    await t.step(`${name} (exit ${meta.exitCode})`, () => {
+      ok(/fail|error/i.test(out.text), out.text.slice(-300));
+    });
+  }
+  ok(failing >= 20, `${failing} failing runner and build fixtures`);
+});
+
+Deno.test("each test runner and compiler saves a median of at least 60 % on outputs over 500 chars", async (t) => {
+  const byFamily = new Map<string, number[]>();
+  for (const name of names) {
+    const { meta, raw, out, match } = await runFixture(name);
+    if (raw.length <= 500 || (meta.kind !== "test" && meta.kind !== "build")) continue;
+    // The package managers' script wrappers print whatever the script prints: not a runner.
+    if (/^(npm|pnpm|yarn|bun) (run|test)$/.test(meta.filter)) continue;
+    const before = estimate(raw, match.filter.textClass);
+    const saved = 1 - estimate(out.text, match.filter.textClass) / before;
+    byFamily.set(meta.filter, [...(byFamily.get(meta.filter) ?? []), saved]);
+  }
+  ok(byFamily.size >= 15, `${byFamily.size} families`);
+  for (const [family, savings] of byFamily) {
+    await t.step(family, () => {
+      const s = [...savings].sort((a, b) => a - b);
+      const m = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+      ok(m >= 0.6, `median ${(m * 100).toFixed(1)} % over ${s.length} fixtures`);
+    });
+  }
+});

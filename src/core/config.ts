@@ -27,6 +27,11 @@ export interface Config {
   cmd: {
     /** Outputs larger than this pass through unfiltered, streamed, never held whole. */
     maxFilterMb: number;
+    /**
+     * How long a filter from a user's or a project's file may run on one output before it is
+     * abandoned and the raw output goes out instead (a failure is recorded).
+     */
+    filterTimeoutMs: number;
   };
   /** `[plugins.<id>]` tables: `enabled` and anything the plugin reads itself. */
   plugins: Record<string, Record<string, unknown>>;
@@ -37,7 +42,7 @@ export function defaultConfig(): Config {
   return {
     archive: { maxAgeDays: 30, maxTotalMb: 256 },
     ledger: { retentionDays: 90, spoolKb: 64 },
-    cmd: { maxFilterMb: 10 },
+    cmd: { maxFilterMb: 10, filterTimeoutMs: 2000 },
     plugins: {},
   };
 }

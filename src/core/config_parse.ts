@@ -16,6 +16,7 @@ const FIELDS: readonly Field[] = [
   { table: "ledger", key: "retention_days", prop: "retentionDays", min: 1 },
   { table: "ledger", key: "spool_kb", prop: "spoolKb", min: 0 },
   { table: "cmd", key: "max_filter_mb", prop: "maxFilterMb", min: 0 },
+  { table: "cmd", key: "filter_timeout_ms", prop: "filterTimeoutMs", min: 1 },
 ];
 
 /** Parses and validates config text; `path` only names the file in errors. */

@@ -9,6 +9,11 @@ Deno.test("parseConfig() overlays the keys it is given on the defaults", async (
   );
   strictEqual(config.archive.maxTotalMb, 64);
   strictEqual(config.archive.maxAgeDays, DEFAULT_CONFIG.archive.maxAgeDays);
+  strictEqual(config.cmd.filterTimeoutMs, 2000);
+  strictEqual(
+    (await parseConfig("[cmd]\nfilter_timeout_ms = 250\n", "c.toml")).cmd.filterTimeoutMs,
+    250,
+  );
   deepStrictEqual(config.plugins, { archive: { enabled: false } });
 });
 
@@ -43,6 +48,11 @@ Deno.test("parseConfig() names the file, line, key and what was expected", async
       "below the minimum",
       "[ledger]\nretention_days = 0\n",
       /^Cannot read config "c.toml": line 2: \[ledger\] retention_days: expected a number ≥ 1, got 0$/,
+    ],
+    [
+      "a filter time limit of zero",
+      "[cmd]\nfilter_timeout_ms = 0\n",
+      /^Cannot read config "c.toml": line 2: \[cmd\] filter_timeout_ms: expected a number ≥ 1, got 0$/,
     ],
   ];
   for (const [name, text, message] of cases) {

@@ -48,4 +48,28 @@ export interface CommandFilter {
   shape?(args: readonly string[]): string[] | null;
   /** Stage 2: filter what the tool printed on stdout. */
   filter(raw: string, input: FilterInput): Filtered;
+  /**
+   * When true, the tool's stderr is captured and filtered by the same `filter` (with the same
+   * input), and what is left is written to stderr with its own pointer line and archive id.
+   * Absent or false: stderr passes through untouched, as the tool wrote it.
+   */
+  readonly filterStderr?: boolean;
+  /**
+   * For a declarative filter chosen by family: whether the command line (argv joined by
+   * single spaces, argv[0] reduced to the tool's name) is one its pattern accepts. A family's
+   * filter whose pattern does not accept the command line is not used.
+   */
+  matches?(commandLine: string): boolean;
+  /**
+   * Stage 2 for a filter whose patterns come from a user's or a project's file: the same
+   * result as `filter`, computed off the main thread and abandoned after `limitMs`, when it
+   * rejects with `Deno.errors.TimedOut`. A pattern that backtracks catastrophically then
+   * cannot hang the command. When present, the runner calls it instead of `filter`.
+   */
+  filterWithin?(raw: string, input: FilterInput, limitMs: number): Promise<Filtered>;
+  /**
+   * Frees what the filter holds for one run (the Workers `filterWithin` starts ahead, while the
+   * tool runs). The runner calls it once the run is over, whether or not it filtered.
+   */
+  release?(): void;
 }

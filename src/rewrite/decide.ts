@@ -128,6 +128,8 @@ export function decide(line: string, opts: DecideOptions = {}): Decision {
   }
   const byRule = !planning &&
     plan.commands.every((c) => firstCovering(rules.allow, [c.text], false));
-  const why = byRule ? "allowed by your rules" : "read-only, which Claude Code runs unasked";
+  const why = byRule
+    ? "allowed by your rules"
+    : "each command allowed by your rules or read-only (Claude Code runs those unasked)";
   return { verdict: "allow", command: plan.command, reason: `${what}; ${why}`, families };
 }

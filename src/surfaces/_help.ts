@@ -20,6 +20,10 @@ Usage:
                            --uninstall, --replace)
   rtok doctor              check the install, the hook, the store, rival hooks
   rtok rewrite <line>      the hook's rewrite of a command line and its verdict
+  rtok filters list|show|verify   the filters in effect, one's definition, their tests
+  rtok trust               use ./.rtok/filters.toml's filters (pins its sha256);
+                           $RTOK_HOME/filters.toml is always used
+  rtok untrust             stop using ./.rtok/filters.toml
   rtok hook claude         the hook Claude Code runs (JSON event on stdin)
   rtok --version
 

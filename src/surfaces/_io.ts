@@ -20,6 +20,21 @@ export async function writeStdout(bytes: Uint8Array): Promise<void> {
   }
 }
 
+let stderrClosed = false;
+
+/** Writes all of `bytes` to stderr (a tool's filtered stderr); after a broken pipe, nothing. */
+export async function writeStderr(bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (!stderrClosed && off < bytes.byteLength) {
+    try {
+      off += await Deno.stderr.write(bytes.subarray(off));
+    } catch (e) {
+      if (!(e instanceof Deno.errors.BrokenPipe)) throw e;
+      stderrClosed = true;
+    }
+  }
+}
+
 /** Prints one `rtok: …` line on stderr. */
 export function warn(message: string): void {
   try {

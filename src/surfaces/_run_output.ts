@@ -9,9 +9,9 @@ import type { Measurement, Stage } from "../core/plugin.ts";
 import { spoolOverdue } from "../core/spool.ts";
 import { quoteArgv } from "../core/shell.ts";
 import type { TextClass } from "../core/tokens.ts";
-import { type Composed, composeOutput } from "../plugins/cmd/compose.ts";
+import { type Composed, composeFiltered } from "../plugins/cmd/compose.ts";
 import { type Boot, context, drain, openStore, reportPluginErrors } from "./_boot.ts";
-import { print, warn, writeStdout } from "./_io.ts";
+import { warn, writeStderr, writeStdout } from "./_io.ts";
 import type { Plan } from "./run.ts";
 
 /** What a run wrote, for its ledger row. */
@@ -44,14 +44,46 @@ function decodeText(raw: Uint8Array): string | null {
   }
 }
 
-/** Filters `raw`, writes what to print, archives a cut; returns what was written. */
+/**
+ * Filters `raw` (stdout) and, for a filter that asks, `stderrRaw`; writes what to print to
+ * each stream, archives each cut under its own id; returns what was written, both streams
+ * counted in one row.
+ */
 export async function filterAndWrite(
   b: Boot,
   argv: readonly string[],
   plan: Plan,
   raw: Uint8Array,
   exitCode: number,
+  stderrRaw: Uint8Array | null = null,
 ): Promise<Written> {
+  // Both streams are filtered at once: a filter run in a Worker starts one per stream.
+  const [out, err] = await Promise.all([
+    _decide(b, argv, plan, raw, exitCode),
+    stderrRaw === null ? null : _decide(b, argv, plan, stderrRaw, exitCode),
+  ]);
+  const written = await _emit(b, argv, plan, out, writeStdout);
+  if (err === null) return written;
+  return _both(written, await _emit(b, argv, plan, err, writeStderr));
+}
+
+// What one stream will print: its raw bytes as they were, or a composed output.
+type _Decided =
+  | { readonly kind: "raw"; readonly raw: Uint8Array; readonly written: Written }
+  | {
+    readonly kind: "composed";
+    readonly raw: Uint8Array;
+    readonly out: Composed;
+    readonly written: Written;
+  };
+
+async function _decide(
+  b: Boot,
+  argv: readonly string[],
+  plan: Plan,
+  raw: Uint8Array,
+  exitCode: number,
+): Promise<_Decided> {
   const filter = plan.filter!;
   const base = {
     rawChars: raw.byteLength,
@@ -65,30 +97,51 @@ export async function filterAndWrite(
   };
   const text = decodeText(raw);
   if (text === null) {
-    await writeStdout(raw);
-    return { ...base, passthrough: "binary output" };
+    return { kind: "raw", raw, written: { ...base, passthrough: "binary output" } };
   }
   const counted = { ...base, rawChars: text.length, emitted: text.length };
-  const ctx = context(b, null);
+  const input = { args: plan.filterArgs, shaped: plan.shaped, exitCode };
   let out: Composed;
   try {
-    out = composeOutput(filter, text, { args: plan.filterArgs, shaped: plan.shaped, exitCode });
+    // A filter from a user's or a project's file runs in a Worker, abandoned past its limit.
+    const filtered = filter.filterWithin
+      ? await filter.filterWithin(text, input, b.config.cmd.filterTimeoutMs)
+      : filter.filter(text, input);
+    out = composeFiltered(filter, text, filtered);
   } catch (e) {
     await b.registry.failure({
       surface: "cli",
       plugin: plan.plugin,
       family: filter.name,
       command: quoteArgv(argv),
-      error: (e as Error)?.stack?.split("\n").slice(0, 3).join(" | ") ?? String(e),
+      error: e instanceof Deno.errors.TimedOut
+        ? `${e.message}; the raw output went out unfiltered`
+        : (e as Error)?.stack?.split("\n").slice(0, 3).join(" | ") ?? String(e),
       fallbackOk: true,
-    }, ctx);
-    await writeStdout(raw);
-    return { ...counted, passthrough: "filter failed (see rtok gain --failures)" };
+    }, context(b, null));
+    return {
+      kind: "raw",
+      raw,
+      written: { ...counted, passthrough: "filter failed (see rtok gain --failures)" },
+    };
   }
-  if (!out.changed) {
-    await writeStdout(raw);
-    return counted;
+  if (!out.changed) return { kind: "raw", raw, written: counted };
+  return { kind: "composed", raw, out, written: counted };
+}
+
+async function _emit(
+  b: Boot,
+  argv: readonly string[],
+  plan: Plan,
+  d: _Decided,
+  write: (bytes: Uint8Array) => Promise<void>,
+): Promise<Written> {
+  if (d.kind === "raw") {
+    await write(d.raw);
+    return d.written;
   }
+  const { out, raw, written: counted } = d;
+  const print = (text: string) => write(new TextEncoder().encode(text));
   const stage: Stage = plan.shaped ? "shape+filter" : "filter";
   if (!out.lossy) {
     const emitted = out.text("");
@@ -100,8 +153,8 @@ export async function filterAndWrite(
   const kept = store === null ? null : await b.registry.keepRaw(raw, {
     command: quoteArgv(argv),
     cwd: safeCwd(),
-    exitCode,
-    family: filter.name,
+    exitCode: counted.exitCode,
+    family: plan.filter!.name,
   }, context(b, store));
   store?.close();
   if (kept === null) {
@@ -110,12 +163,27 @@ export async function filterAndWrite(
     if (store !== null) {
       warn(`the raw output could not be archived (${why.join("; ")}), so it is printed whole`);
     }
-    await writeStdout(raw);
+    await write(raw);
     return counted;
   }
   const emitted = out.text(kept);
   await print(emitted);
   return { ...counted, emitted: emitted.length, stage, lossy: true, archiveId: kept };
+}
+
+// One ledger row for both streams: sizes added, the stage and archive id of the one that was
+// filtered (stdout's when both were), stdout's passthrough reason.
+function _both(out: Written, err: Written): Written {
+  const filtered = (w: Written) => w.stage === "filter" || w.stage === "shape+filter";
+  return {
+    ...out,
+    rawChars: out.rawChars + err.rawChars,
+    emitted: out.emitted + err.emitted,
+    stage: filtered(out) || !filtered(err) ? out.stage : err.stage,
+    lossy: out.lossy || err.lossy,
+    archiveId: out.archiveId ?? err.archiveId,
+    passthrough: filtered(err) ? null : out.passthrough,
+  };
 }
 
 /** Records the run's ledger row (through the spool). */

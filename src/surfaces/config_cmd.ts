@@ -47,6 +47,7 @@ export async function main(args: readonly string[]): Promise<number> {
     "",
     "[cmd]",
     `max_filter_mb = ${config.cmd.maxFilterMb}`,
+    `filter_timeout_ms = ${config.cmd.filterTimeoutMs}`,
     "",
     `# plugins: ${plugins.join(", ")}  ([plugins.<id>] enabled = true|false)`,
     "",

@@ -61,13 +61,14 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env"],
     load: () => import("./filters_cmd.ts"),
   },
+  // One module serves both words; each entry tells it which.
   trust: {
     permissions: ["read", "write", "env"],
-    load: () => import("./trust_cmd.ts"),
+    load: () => import("./trust_cmd.ts").then((m) => ({ main: (a) => m.main(["trust", ...a]) })),
   },
   untrust: {
     permissions: ["read", "write", "env"],
-    load: () => import("./trust_cmd.ts"),
+    load: () => import("./trust_cmd.ts").then((m) => ({ main: (a) => m.main(["untrust", ...a]) })),
   },
   // Runs the installed hook to see that it answers.
   doctor: {

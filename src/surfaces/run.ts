@@ -1,7 +1,7 @@
 /**
  * `rtok <tool> [args…]`: runs the tool as if it ran alone (stdin, stderr, exit code and
- * signals untouched), filters its stdout where a filter exists, archives what was cut,
- * and records one ledger row.
+ * signals untouched), filters its stdout where a filter exists (and its stderr, for a filter
+ * that asks), archives what was cut, and records one ledger row.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import type { Plugin } from "../core/plugin.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
 import { familyOf } from "../plugins/cmd/match.ts";
 import { type Boot, boot } from "./_boot.ts";
-import { warn, writeStdout } from "./_io.ts";
+import { warn, writeStderr, writeStdout } from "./_io.ts";
 import type { Outcome } from "./mod.ts";
 import type { Written } from "./_run_output.ts";
 
@@ -34,8 +34,10 @@ export async function main(
   const plan = await planRun(b, argv);
   // A person at a terminal gets an unfiltered tool's own terminal behaviour (colour, columns).
   const toTerminal = plan.filter === null && Deno.stdout.isTerminal();
-  const child = spawn(argv[0], plan.runArgs, toTerminal);
+  const filterStderr = plan.filter?.filterStderr === true;
+  const child = spawn(argv[0], plan.runArgs, toTerminal, filterStderr);
   if (!child.ok) {
+    plan.filter?.release?.();
     warn(child.message);
     const { record } = await import("./_run_output.ts");
     await record(b, argv, plan, started, {
@@ -52,7 +54,15 @@ export async function main(
   const stopForwarding = forwardSignals(child.process);
   // While the tool runs, the rest of the run's code loads, and plugins load what they need.
   const ready = Promise.all([import("./_run_output.ts"), b.registry.prepare()]);
-  const capture = await collect(child.process, plan.filter ? b.config.cmd.maxFilterMb : -1);
+  const cap = plan.filter ? b.config.cmd.maxFilterMb : -1;
+  // Both pipes are read at once: a tool blocked writing one must not wait on the other.
+  const [capture, errCapture] = await Promise.all([
+    // A stdout left to the terminal is not piped (and Deno throws on reading its getter).
+    collect(toTerminal ? null : child.process.stdout, cap, writeStdout),
+    filterStderr ? collect(child.process.stderr, cap, writeStderr) : null,
+  ]);
+  // Stderr held for a filter that will not run (stdout was streamed) goes out as it was.
+  const heldStderr = errCapture && !errCapture.streamed ? errCapture.raw : null;
   const status = await child.process.status;
   const [{ drainIfOverdue, filterAndWrite, record }] = await ready;
   stopForwarding();
@@ -70,9 +80,11 @@ export async function main(
         ? "stdout is a terminal (not measured)"
         : plan.passthrough ?? `output over ${b.config.cmd.maxFilterMb} MiB`,
     };
+    if (heldStderr) await writeStderr(heldStderr);
   } else {
-    result = await filterAndWrite(b, argv, plan, capture.raw, exitCode ?? status.code);
+    result = await filterAndWrite(b, argv, plan, capture.raw, exitCode ?? status.code, heldStderr);
   }
+  plan.filter?.release?.();
   await record(b, argv, plan, started, result);
   await drainIfOverdue(b);
   return { code: status.code, signal: status.signal };
@@ -106,7 +118,10 @@ async function planRun(b: Boot, argv: readonly string[]): Promise<Plan> {
   };
   if (!match) return { ...plain, passthrough: "no filter" };
   const reason = match.filter.passthrough?.(match.args) ?? null;
-  if (reason) return { ...plain, passthrough: reason };
+  if (reason) {
+    match.filter.release?.();
+    return { ...plain, passthrough: reason };
+  }
   const shaped = match.filter.shape?.(match.args) ?? null;
   const filterArgs = shaped ?? match.args;
   return {
@@ -135,14 +150,19 @@ const EXEC = 'exec "$0" "$@"';
 // on the commands agents run most.
 const DIRECT = new Set(["git", "rg", "tree"]);
 
-function spawn(tool: string, args: readonly string[], inheritStdout: boolean): Spawned {
+function spawn(
+  tool: string,
+  args: readonly string[],
+  inheritStdout: boolean,
+  pipeStderr: boolean,
+): Spawned {
   const viaShell = Deno.build.os !== "windows" && !DIRECT.has(tool);
   try {
     const process = new Deno.Command(viaShell ? SH : tool, {
       args: viaShell ? ["-c", EXEC, tool, ...args] : [...args],
       stdin: "inherit",
       stdout: inheritStdout ? "inherit" : "piped",
-      stderr: "inherit",
+      stderr: pipeStderr ? "piped" : "inherit",
     }).spawn();
     return { ok: true, process };
   } catch (e) {
@@ -170,39 +190,43 @@ function forwardSignals(child: Deno.ChildProcess): () => void {
 }
 
 interface Capture {
-  /** The whole stdout, when it was held (never when streamed). */
+  /** The whole output, when it was held (never when streamed). */
   readonly raw: Uint8Array;
   /** Bytes the tool printed. */
   readonly bytes: number;
-  /** True when stdout went straight out, unfiltered. */
+  /** True when the output went straight out, unfiltered. */
   readonly streamed: boolean;
 }
 
 /**
- * Reads the tool's stdout. With `capMb` ≥ 0 it is held for the filter until it passes the
- * cap; from then on, and always with `capMb` < 0, it streams straight out, so memory stays
- * bounded whatever the size.
+ * Reads one of the tool's outputs. With `capMb` ≥ 0 it is held for the filter until it
+ * passes the cap; from then on, and always with `capMb` < 0, it streams straight out through
+ * `write`, so memory stays bounded whatever the size.
  */
-async function collect(child: Deno.ChildProcess, capMb: number): Promise<Capture> {
-  if (child.stdout === null) return { raw: new Uint8Array(), bytes: 0, streamed: true };
+async function collect(
+  stream: ReadableStream<Uint8Array<ArrayBuffer>> | null,
+  capMb: number,
+  write: (bytes: Uint8Array) => Promise<void>,
+): Promise<Capture> {
+  if (stream === null) return { raw: new Uint8Array(), bytes: 0, streamed: true };
   const cap = capMb * 1024 * 1024;
   let held: Uint8Array[] = [];
   let bytes = 0;
   let streamed = capMb < 0;
   // A reader loop, not `for await`: the async iterator costs a millisecond per run.
-  const reader = child.stdout.getReader();
+  const reader = stream.getReader();
   for (;;) {
     const { value: chunk, done } = await reader.read();
     if (done) break;
     bytes += chunk.byteLength;
     if (streamed) {
-      await writeStdout(chunk);
+      await write(chunk);
       continue;
     }
     held.push(chunk);
     if (bytes > cap) {
       streamed = true;
-      for (const c of held) await writeStdout(c);
+      for (const c of held) await write(c);
       held = [];
     }
   }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CommandFilter, FilterInput } from "../../core/filter.ts";
+import type { CommandFilter, Filtered, FilterInput } from "../../core/filter.ts";
 import { neverWorse } from "../../core/guard.ts";
 import { ID_LENGTH, pointerLine } from "../archive/archive.ts";
 
@@ -25,7 +25,11 @@ const PENDING_ID = "0".repeat(ID_LENGTH);
 
 /** Filters `raw` and decides what to print. Throws whatever the filter throws. */
 export function composeOutput(filter: CommandFilter, raw: string, input: FilterInput): Composed {
-  const filtered = filter.filter(raw, input);
+  return composeFiltered(filter, raw, filter.filter(raw, input));
+}
+
+/** Decides what to print for `raw`, given what `filter` made of it (computed elsewhere). */
+export function composeFiltered(filter: CommandFilter, raw: string, filtered: Filtered): Composed {
   const lossy = filtered.cut.length > 0;
   const body = lossy ? withNewline(filtered.text) : filtered.text;
   const render = (id: string) => lossy ? body + pointerLine(filtered.cut, id) + "\n" : body;

@@ -4,10 +4,51 @@
  * @module
  */
 
+import type { CommandFilter } from "../../core/filter.ts";
 import type { CommandMatch, Plugin, PreToolDecision, PreToolEvent } from "../../core/plugin.ts";
 import { FILTER_LOADERS } from "../../../filters/index.ts";
-import { familyOf, splitArgv } from "./match.ts";
+import { rtokHome } from "../../core/config.ts";
+import { familyOf, splitArgv, toolName } from "./match.ts";
 import { SHELL_TOOL } from "./pretool_tool.ts";
+
+const _SCRIPT_FAMILIES = new Set([
+  "npm test",
+  "npm t",
+  "npm run",
+  "npm run-script",
+  "pnpm test",
+  "pnpm run",
+  "yarn test",
+  "yarn run",
+  "bun run",
+]);
+
+function _loader(family: string): (() => Promise<CommandFilter>) | undefined {
+  return Object.hasOwn(FILTER_LOADERS, family) ? FILTER_LOADERS[family] : undefined;
+}
+
+// A run looks for two filter files; when neither exists, it loads nothing more for them.
+function _hasFilterFiles(): boolean {
+  const exists = (path: string) => {
+    try {
+      Deno.statSync(path);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let home: string | null = null;
+  try {
+    home = rtokHome();
+  } catch { /* no home, no user file */ }
+  return exists(`${Deno.cwd()}/.rtok/filters.toml`) ||
+    (home !== null && exists(`${home}/filters.toml`));
+}
+
+// What a declarative filter's pattern is matched against: argv[0] reduced to the tool's name.
+function _commandLine(argv: readonly string[]): string {
+  return [toolName(argv[0]), ...argv.slice(1)].join(" ");
+}
 
 /** The `cmd` plugin. */
 export const cmdPlugin: Plugin = {
@@ -25,7 +66,25 @@ export const cmdPlugin: Plugin = {
     return (await import("./pretool.ts")).rewriteShellCall(ev);
   },
   async commandFilter(argv: readonly string[]): Promise<CommandMatch | null> {
-    const load = argv.length ? FILTER_LOADERS[familyOf(argv)] : undefined;
-    return load ? { filter: await load(), ...splitArgv(argv) } : null;
+    if (argv.length === 0) return null;
+    if (_hasFilterFiles()) {
+      // A project's (trusted) or the user's own filter file comes before the built-ins.
+      const { matchSourceFilter, printWarnings } = await import("./toml/sources.ts");
+      const own = await matchSourceFilter(argv, Deno.cwd());
+      printWarnings(own.warnings);
+      if (own.match) return own.match;
+    }
+    const family = familyOf(argv);
+    if (_SCRIPT_FAMILIES.has(family)) {
+      // `npm test` is filtered by what the script runs, where rtok knows that tool.
+      const { matchScript } = await import("./scripts.ts");
+      const byScript = await matchScript(argv, Deno.cwd(), _loader);
+      if (byScript) return byScript;
+    }
+    const load = _loader(family);
+    const filter = load ? await load() : null;
+    // A declarative built-in is chosen by family, and used only where its pattern agrees.
+    if (!filter || (filter.matches && !filter.matches(_commandLine(argv)))) return null;
+    return { filter, ...splitArgv(argv) };
   },
 };

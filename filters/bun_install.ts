@@ -1,0 +1,57 @@
+/**
+ * `bun install` / `bun i`: the packages added and removed (`+ app-server@3.1.0`) on one line,
+ * the count (`27 packages installed`), blocked lifecycle scripts, `Saved lockfile`, and every
+ * warning and error. Cut and named: timings. The version banner and the
+ * `Resolving dependencies` / `Resolved, downloaded and extracted [n]` progress lines go silently.
+ * bun prints its summary on stdout and its progress, warnings and errors on stderr: the filter
+ * reads either.
+ *
+ * @module
+ */
+
+import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
+import { Cuts, screenLines, withoutTiming } from "./_pm.ts";
+
+const BANNER = /^bun (?:install|add|remove|update|pm) v\d\S*(?: \([0-9a-f]+\))?$/;
+const PROGRESS = /^(?:Resolving(?: dependencies)?|Resolved, downloaded and extracted \[\d+\])$/;
+const CHANGE = /^([+-]) (\S+@\S+.*)$/;
+const TIMED = / \[\d+(?:\.\d+)?m?s\]$/;
+
+/** Filters what `bun install` printed, on either stream; see the module doc. */
+export function filterBunInstall(raw: string, _input?: FilterInput): Filtered {
+  const lines = screenLines(raw);
+  const cuts = new Cuts();
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trimEnd();
+    if (line.trim() === "" || BANNER.test(line) || PROGRESS.test(line)) continue;
+    if (CHANGE.test(line)) {
+      const changes = [line];
+      while (i + 1 < lines.length && CHANGE.test(lines[i + 1])) changes.push(lines[++i].trimEnd());
+      out.push(changes.join(", "));
+      continue;
+    }
+    if (TIMED.test(line)) {
+      const { text } = withoutTiming(line);
+      cuts.add("timing");
+      out.push(text);
+      continue;
+    }
+    out.push(line);
+  }
+  return { text: out.length ? out.join("\n") + "\n" : "", cut: cuts.list() };
+}
+
+function bunInstallFamily(name: string): CommandFilter {
+  return {
+    name,
+    textClass: "log",
+    filterStderr: true,
+    filter: filterBunInstall,
+  };
+}
+
+/** The `bun install` filter. */
+export const bunInstallFilter: CommandFilter = bunInstallFamily("bun install");
+/** The `bun i` filter (`bun install` by its alias). */
+export const bunIFilter: CommandFilter = bunInstallFamily("bun i");

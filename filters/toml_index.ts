@@ -1,0 +1,44 @@
+/**
+ * The built-in declarative filters: `filters/*.toml`, embedded in the program as text and
+ * parsed only when a family they hold runs (or `rtok filters` lists or verifies them). To add
+ * one, write the file (format: `filters/README.md`), list it here, and register each of its
+ * families in `index.ts` with `builtinToml("<file>", "<family>")`.
+ *
+ * @module
+ */
+
+import type { CommandFilter } from "../src/core/filter.ts";
+import type { FilterDef } from "../src/plugins/cmd/toml/spec.ts";
+
+/** File name → its text. */
+export const BUILTIN_TOML: Readonly<Record<string, () => Promise<string>>> = {
+  "make.toml": async () => (await import("./make.toml", { with: { type: "text" } })).default,
+  "df.toml": async () => (await import("./df.toml", { with: { type: "text" } })).default,
+};
+
+/** How messages name a built-in file. */
+export function builtinLabel(file: string): string {
+  return `filters/${file}`;
+}
+
+/**
+ * The filters of the built-in `file`, parsed and validated (throws on an invalid file). The
+ * parse is cached in `$RTOK_HOME/cache/` (when there is a home), so a run of a declarative
+ * family loads the TOML parser only the first time after an upgrade.
+ */
+export async function builtinTomlDefs(file: string): Promise<readonly FilterDef[]> {
+  if (!Object.hasOwn(BUILTIN_TOML, file)) throw new RangeError(`no built-in filter file ${file}`);
+  const { homeOrNull, parseCached } = await import("../src/plugins/cmd/toml/cache.ts");
+  const label = builtinLabel(file);
+  const parsed = await parseCached(await BUILTIN_TOML[file](), label, label, homeOrNull());
+  if (parsed.error !== null) throw new SyntaxError(parsed.error);
+  return parsed.defs;
+}
+
+/** The filter named `name` in the built-in `file`, compiled to run inline. */
+export async function builtinTomlFilter(file: string, name: string): Promise<CommandFilter> {
+  const def = (await builtinTomlDefs(file)).find((d) => d.name === name);
+  if (!def) throw new RangeError(`${builtinLabel(file)} has no filter named "${name}"`);
+  const { compileFilter } = await import("../src/plugins/cmd/toml/engine.ts");
+  return compileFilter(def);
+}
