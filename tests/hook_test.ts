@@ -208,7 +208,7 @@ Deno.test("rtok hook claude meets bad input with exit 0, no answer and one failu
   });
 });
 
-Deno.test("rtok hook claude finishes in under 250 ms while another process locks the store", async () => {
+Deno.test("rtok hook claude finishes in under 250 ms while another process locks the store (as fast as with a free one)", async () => {
   using tmp = tempDir();
   const w = world(tmp.path);
   // Create the store, then hold its write lock from another process, with a drain waiting.
@@ -231,8 +231,7 @@ Deno.test("rtok hook claude finishes in under 250 ms while another process locks
   const gain = rtok(w.rtokHome, ["gain"], { env: w.env });
 
   await new Promise((r) => setTimeout(r, 300));
-  const times: number[] = [];
-  for (const stdin of ["not json", bash("git log", w.project), "{}"]) {
+  const hookCall = async (stdin: string, home: string) => {
     const t0 = performance.now();
     const r = await run(Deno.execPath(), [
       "run",
@@ -243,12 +242,27 @@ Deno.test("rtok hook claude finishes in under 250 ms while another process locks
       CLI,
       "hook",
       "claude",
-    ], { env: w.env, cwd: w.project, stdin });
-    times.push(performance.now() - t0);
+    ], { env: { ...w.env, RTOK_HOME: home }, cwd: w.project, stdin });
     strictEqual(r.code, 0, r.err);
+    return performance.now() - t0;
+  };
+  const inputs = ["not json", bash("git log", w.project), "{}"];
+  const locked: number[] = [];
+  const free: number[] = [];
+  for (const stdin of inputs) {
+    locked.push(await hookCall(stdin, w.rtokHome));
+    // The same call on a store nobody holds, interleaved: what this machine takes right now.
+    free.push(await hookCall(stdin, `${tmp.path}/free`));
   }
-  // Every call, not a median: one blocked append is exactly the fault this guards against.
-  ok(Math.max(...times) < 250, `hook calls took ${times.map(Math.round).join(", ")} ms`);
+  // Every call, not a median: one blocked append is exactly the fault this guards against (it
+  // waits out the lock, seconds). A loaded machine slows both sides alike, so the limit is
+  // 250 ms or twice the slowest free call, whichever is larger.
+  const limit = Math.max(250, 2 * Math.max(...free));
+  ok(
+    Math.max(...locked) < limit,
+    `hook calls took ${locked.map(Math.round).join(", ")} ms with the store locked, ` +
+      `${free.map(Math.round).join(", ")} ms without`,
+  );
   await locker.output();
   await gain;
 });
