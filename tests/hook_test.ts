@@ -278,27 +278,20 @@ Deno.test("the hook's module graph holds no npm package", async () => {
   };
   const bySpec = new Map(graph.modules.map((m) => [m.specifier, m]));
   const hook = new URL("src/surfaces/hook.ts", `file://${ROOT}`).href;
-  // The declarative filters' TOML parser (npm smol-toml): loaded only by a run whose command
-  // has a TOML filter or that finds a filter file, always by dynamic import, never by a hook.
-  const tomlSpec = new URL("src/plugins/cmd/toml/spec.ts", `file://${ROOT}`).href;
   // Everything cli.ts can load on the way to the hook: every import, static or lazy, except
-  // the other surfaces the surface table loads and the lazy TOML parser.
+  // the other surfaces the surface table loads.
   const table = new URL("src/surfaces/mod.ts", `file://${ROOT}`).href;
   const seen = new Set<string>();
-  const staticToSpec: string[] = [];
   const walk = (spec: string) => {
     if (seen.has(spec)) return;
     seen.add(spec);
     for (const d of bySpec.get(spec)?.dependencies ?? []) {
       const target = d.code?.specifier;
-      if (target === tomlSpec && !d.isDynamic) staticToSpec.push(spec);
-      if (target === tomlSpec && d.isDynamic) continue;
       if (target && (spec !== table || !d.isDynamic || target === hook)) walk(target);
     }
   };
   walk(new URL("cli.ts", `file://${ROOT}`).href);
   ok(seen.has(hook), "the walk reached the hook surface");
-  deepStrictEqual(staticToSpec, [], "the TOML parser is only ever imported lazily");
   const foreign = [...seen].filter((s) => !s.startsWith("file://"));
   deepStrictEqual(foreign, [], "only rtok's own modules");
   ok(seen.has(new URL("src/rewrite/lexer.ts", `file://${ROOT}`).href), "the rewrite rules");

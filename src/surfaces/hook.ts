@@ -13,7 +13,7 @@ import { type RtokEnv, rtokEnv } from "../core/env.ts";
 import type { Ctx, FailureRecord, Plugin, PreToolDecision } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import { checkSpoolWritable } from "../core/spool.ts";
-import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
+import { HOOK_PLUGINS } from "../plugins/hook.ts";
 import { warn } from "./_io.ts";
 
 /** The largest event the hook reads. */
@@ -185,14 +185,13 @@ export interface HookSetup {
   readonly home: string;
   /** The environment variables rtok reads. */
   readonly env: RtokEnv;
-  /** The plugins to dispatch to (the built-ins that serve the hook by default). */
+  /** The plugins to dispatch to (`HOOK_PLUGINS` by default). */
   readonly plugins?: readonly Plugin[];
 }
 
 /** The hook's dependencies from a setup. */
 export function makeHookDeps(setup: HookSetup): HookDeps {
-  const plugins = setup.plugins ??
-    BUILTIN_PLUGINS.filter((p) => p.manifest.surfaces.includes("hook"));
+  const plugins = setup.plugins ?? HOOK_PLUGINS;
   const registry = new Registry(plugins, setup.config, CATALOGUE.map((c) => c.id));
   const { config, home } = setup;
   return {

@@ -5,11 +5,11 @@
  */
 
 import type { CommandFilter } from "../../core/filter.ts";
-import type { CommandMatch, Plugin, PreToolDecision, PreToolEvent } from "../../core/plugin.ts";
+import type { CommandMatch, Plugin } from "../../core/plugin.ts";
 import { FILTER_LOADERS } from "../../../filters/index.ts";
 import { rtokHome } from "../../core/config.ts";
 import { familyOf, splitArgv, toolName } from "./match.ts";
-import { SHELL_TOOL } from "./pretool_tool.ts";
+import { cmdPreTool } from "./rewrite_plugin.ts";
 
 const _SCRIPT_FAMILIES = new Set([
   "npm test",
@@ -61,10 +61,7 @@ export const cmdPlugin: Plugin = {
       "rewrites the agent's shell commands to their rtok form.",
   },
   // The rewrite rules load only when the hook sees a shell call, off every run's path.
-  async preTool(ev: PreToolEvent): Promise<PreToolDecision | null> {
-    if (ev.tool !== SHELL_TOOL) return null;
-    return (await import("./pretool.ts")).rewriteShellCall(ev);
-  },
+  preTool: cmdPreTool,
   async commandFilter(argv: readonly string[]): Promise<CommandMatch | null> {
     if (argv.length === 0) return null;
     if (_hasFilterFiles()) {
