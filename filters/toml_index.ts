@@ -14,6 +14,22 @@ import type { FilterDef } from "../src/plugins/cmd/toml/spec.ts";
 export const BUILTIN_TOML: Readonly<Record<string, () => Promise<string>>> = {
   "make.toml": async () => (await import("./make.toml", { with: { type: "text" } })).default,
   "df.toml": async () => (await import("./df.toml", { with: { type: "text" } })).default,
+  "terraform.toml": async () =>
+    (await import("./terraform.toml", { with: { type: "text" } })).default,
+  "du.toml": async () => (await import("./du.toml", { with: { type: "text" } })).default,
+  "ps.toml": async () => (await import("./ps.toml", { with: { type: "text" } })).default,
+  "docker.toml": async () => (await import("./docker.toml", { with: { type: "text" } })).default,
+  "kubectl.toml": async () => (await import("./kubectl.toml", { with: { type: "text" } })).default,
+  "curl.toml": async () => (await import("./curl.toml", { with: { type: "text" } })).default,
+  "wget.toml": async () => (await import("./wget.toml", { with: { type: "text" } })).default,
+  "shellcheck.toml": async () =>
+    (await import("./shellcheck.toml", { with: { type: "text" } })).default,
+  "jq.toml": async () => (await import("./jq.toml", { with: { type: "text" } })).default,
+  "yamllint.toml": async () =>
+    (await import("./yamllint.toml", { with: { type: "text" } })).default,
+  "systemd.toml": async () => (await import("./systemd.toml", { with: { type: "text" } })).default,
+  "gh.toml": async () => (await import("./gh.toml", { with: { type: "text" } })).default,
+  "mvn.toml": async () => (await import("./mvn.toml", { with: { type: "text" } })).default,
 };
 
 /** How messages name a built-in file. */
