@@ -10,14 +10,16 @@ import { RTOK_PERMISSIONS } from "./permissions.ts";
 
 const target = Deno.args[0] ?? "dist/rtok";
 const out = await new Deno.Command(Deno.execPath(), {
-  // The Worker that runs user and project filters is started by URL, not imported, so it is
-  // named here to be embedded.
+  // The Worker that runs user and project filters is started by URL, and the filter modules
+  // are loaded by computed specifier (filters/index.ts), so both are named here to be embedded.
   args: [
     "compile",
     "--no-check",
     ...RTOK_PERMISSIONS,
     "--include",
     "src/plugins/cmd/toml/worker.ts",
+    "--include",
+    "filters/",
     "--output",
     target,
     "cli.ts",

@@ -106,7 +106,7 @@ async function _gather(): Promise<{ entries: _Entry[]; sources: Source[]; home: 
 
 // The module a built-in's loader imports, read from the loader itself.
 function _moduleOf(load: () => unknown): string {
-  const m = /import\(\s*["']\.\/([^"']+)["']/.exec(String(load));
+  const m = /import\(\s*(?:_at\(\s*)?["']\.\/([^"']+)["']/.exec(String(load));
   return m ? `filters/${m[1]}` : "filters/index.ts";
 }
 
