@@ -12,6 +12,7 @@ import { type BashRules, firstCovering, NO_RULES } from "../claude/permissions.t
 import { toolName } from "../plugins/cmd/match.ts";
 import { familyArgs, gitGlobalsHarmless, planRewrite, type SimpleCommand } from "./plan.ts";
 import { REWRITE_RULES } from "./rules.ts";
+import { MEASURED_SAVINGS } from "./savings.ts";
 import { familyOf } from "../plugins/cmd/match.ts";
 
 /** What the host should do: run the rewrite unasked, ask as usual, deny, or no rewrite. */
@@ -101,7 +102,11 @@ export function decide(line: string, opts: DecideOptions = {}): Decision {
     const why = plan.commands.find((c) => c.skipped)?.skipped ?? "no command";
     return none(`not rewritten: ${why}`);
   }
-  const what = `rtok filters the output of ${families.join(", ")}`;
+  // Each family with the saving its fixtures measured, so the user sees what the rewrite buys.
+  const named = families.map((f) =>
+    Object.hasOwn(MEASURED_SAVINGS, f) ? `${f} (${MEASURED_SAVINGS[f]} % saved on fixtures)` : f
+  );
+  const what = `rtok filters the output of ${named.join(", ")}`;
   for (const c of plan.commands) {
     const rule = firstCovering(rules.ask, _forms(c), true);
     if (rule) {
