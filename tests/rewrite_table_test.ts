@@ -19,8 +19,9 @@ import { familyOf } from "../src/plugins/cmd/match.ts";
 import { REWRITE_RULES } from "../src/rewrite/rules.ts";
 import { defaultConfig } from "../src/core/config.ts";
 import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
-import { rewriteLine, VERDICT_EXIT } from "../src/surfaces/rewrite_cmd.ts";
-import { CLI, RTOK_PERMS } from "./_helpers.ts";
+import { rewriteLine } from "../src/rewrite/host.ts";
+import { VERDICT_EXIT } from "../src/surfaces/rewrite_cmd.ts";
+import { CLI, denoDir, RTOK_PERMS } from "./_helpers.ts";
 import {
   type CaseRules,
   type CaseVerdict,
@@ -46,27 +47,6 @@ interface Outcome {
   readonly plain?: Proc;
   readonly hook?: Proc;
   readonly toolInput: Readonly<Record<string, unknown>>;
-}
-
-let denoDirOnce: Promise<string> | null = null;
-
-// The parent's Deno cache, so the children (with a temp HOME) find the npm packages there.
-function denoDir(): Promise<string> {
-  denoDirOnce ??= (async () => {
-    const set = Deno.env.get("DENO_DIR");
-    if (set) return set;
-    const o = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json"],
-      env: { NO_COLOR: "1" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    const dir = JSON.parse(new TextDecoder().decode(o.stdout)).denoDir;
-    if (typeof dir !== "string") throw new Error("deno info --json gave no denoDir");
-    return dir;
-  })();
-  return denoDirOnce;
 }
 
 async function rtokProc(

@@ -6,12 +6,9 @@
  * @module
  */
 
-import { readBashRules, settingsFiles } from "../claude/permissions.ts";
-import { joinPath } from "../core/paths.ts";
-import { rtokInvocation } from "../core/self.ts";
-import { decide, type Decision, type Verdict } from "../rewrite/decide.ts";
-import { DISABLE_VAR, disables } from "../rewrite/plan.ts";
-import { type RtokEnv, rtokEnv } from "../core/env.ts";
+import type { Verdict } from "../rewrite/decide.ts";
+import { rewriteLine } from "../rewrite/host.ts";
+import { rtokEnv } from "../core/env.ts";
 import { print } from "./_io.ts";
 
 /** The exit code for each verdict. */
@@ -30,23 +27,6 @@ your Claude Code permission rules (user, project and local settings).
 Exit status: 0 rewritten and allowed, 1 no rewrite, 2 denied by your rules,
 3 rewritten but Claude Code must ask. With --json: {"command", "verdict", "reason"}, exit 0.
 `;
-
-/** The verdict on `line` as the hook would give it, with `env` and `cwd` as the host's. */
-export function rewriteLine(line: string, env: RtokEnv, cwd: string): Decision {
-  const userDir = env.CLAUDE_CONFIG_DIR ?? (env.HOME ? joinPath(env.HOME, ".claude") : null);
-  const rules = readBashRules(
-    settingsFiles({ userDir, projectDir: env.CLAUDE_PROJECT_DIR ?? cwd }),
-  );
-  return decide(line, {
-    rules,
-    rtok: rtokInvocation({
-      path: env.PATH ?? "",
-      home: env.HOME,
-      denoInstallRoot: env.DENO_INSTALL_ROOT,
-    }),
-    disabled: disables(env[DISABLE_VAR]),
-  });
-}
 
 /** Runs `rtok rewrite`. */
 export async function main(args: readonly string[]): Promise<number> {
