@@ -30,6 +30,14 @@ export const BUILTIN_TOML: Readonly<Record<string, () => Promise<string>>> = {
   "systemd.toml": async () => (await import("./systemd.toml", { with: { type: "text" } })).default,
   "gh.toml": async () => (await import("./gh.toml", { with: { type: "text" } })).default,
   "mvn.toml": async () => (await import("./mvn.toml", { with: { type: "text" } })).default,
+  "gradle.toml": async () => (await import("./gradle.toml", { with: { type: "text" } })).default,
+  "dotnet.toml": async () => (await import("./dotnet.toml", { with: { type: "text" } })).default,
+  "helm.toml": async () => (await import("./helm.toml", { with: { type: "text" } })).default,
+  "ansible.toml": async () => (await import("./ansible.toml", { with: { type: "text" } })).default,
+  "pre_commit.toml": async () =>
+    (await import("./pre_commit.toml", { with: { type: "text" } })).default,
+  "markdownlint.toml": async () =>
+    (await import("./markdownlint.toml", { with: { type: "text" } })).default,
 };
 
 /** How messages name a built-in file. */

@@ -173,10 +173,12 @@ function _simple(
   }
   const name = toolName(tool.value);
   if (name === "rtok") return skip(argv, prefixed, "already runs through rtok");
-  // A relative path may be a local script named like a tool; a package's own bin is not.
+  // A relative path may be a local script named like a tool; a package's own bin is not, nor
+  // the build wrapper a project checks in at its root (`./gradlew`, `./mvnw`).
   if (
     tool.value.includes("/") && !tool.value.startsWith("/") &&
-    !/(^|\/)node_modules\/\.bin\/[^/]+$/.test(tool.value)
+    !/(^|\/)node_modules\/\.bin\/[^/]+$/.test(tool.value) &&
+    !/^\.\/(gradlew|mvnw)$/.test(tool.value)
   ) {
     return skip(argv, prefixed, "a tool named by a relative path may be a local script");
   }

@@ -168,6 +168,21 @@ export const REWRITE_RULES: Readonly<Record<string, RewriteRule>> = {
   "gh issue": { pipeSafe: false, readOnly: () => false },
   "gh run": { pipeSafe: false, readOnly: () => false },
   "mvn": { pipeSafe: false, readOnly: () => false },
+  // Builds, tests, installs and playbooks run code and change files or clusters; helm status,
+  // list and template read a cluster or render a chart, but plugins and post-renderers run
+  // programs, and the unasked reads are verified only for the git family and the file tools.
+  "gradle": { pipeSafe: false, readOnly: () => false },
+  "dotnet build": { pipeSafe: false, readOnly: () => false },
+  "dotnet test": { pipeSafe: false, readOnly: () => false },
+  "helm install": { pipeSafe: false, readOnly: () => false },
+  "helm upgrade": { pipeSafe: false, readOnly: () => false },
+  "helm status": { pipeSafe: false, readOnly: () => false },
+  "helm list": { pipeSafe: false, readOnly: () => false },
+  "helm template": { pipeSafe: false, readOnly: () => false },
+  "ansible-playbook": { pipeSafe: false, readOnly: () => false },
+  "pre-commit run": { pipeSafe: false, readOnly: () => false },
+  "markdownlint": { pipeSafe: false, readOnly: () => false },
+  "markdownlint-cli2": { pipeSafe: false, readOnly: () => false },
   "make": { pipeSafe: false, readOnly: () => false },
   "df": { pipeSafe: false, readOnly: () => false },
 };

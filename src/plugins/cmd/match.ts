@@ -2,6 +2,7 @@
  * Which command filter an argv selects, as agents actually type commands:
  *
  * - a tool by its name: `/usr/bin/git` and `./node_modules/.bin/tsc` count as `git` and `tsc`;
+ *   the build wrappers `./gradlew` and `./mvnw` as `gradle` and `mvn`;
  * - through a runner: `python -m pytest`, `npx jest`, `pnpm exec vitest`, `bunx tsc`,
  *   `uv run pytest` select the tool they run;
  * - by subcommand for the tools whose subcommands differ in output (`git log`, `cargo test`,
@@ -55,7 +56,12 @@ const SUBCOMMAND_TOOLS: Readonly<Record<string, ReadonlySet<string>>> = {
   tofu: new Set(),
   systemctl: new Set(["-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property"]),
   dotnet: new Set(),
+  "pre-commit": new Set(),
 };
+
+// Build wrappers a project checks in, named by path (`./gradlew build`): each runs its tool, so
+// its output is that tool's and its family is the tool's.
+const WRAPPERS: Readonly<Record<string, string>> = { gradlew: "gradle", mvnw: "mvn" };
 
 // `npx` and `bunx` options that take a value.
 const RUNNER_VALUE_OPTIONS = new Set(["-p", "--package", "-c", "--call"]);
@@ -131,7 +137,8 @@ export function familyOf(argv: readonly string[]): string {
   const name = toolName(tool[0] ?? "");
   if (name === "node" && tool.includes("--test")) return "node --test";
   const n = _selecting(tool);
-  return n === 1 ? name : `${name} ${tool[n - 1]}`;
+  if (n > 1) return `${name} ${tool[n - 1]}`;
+  return Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : name;
 }
 
 /** `argv` split into what selects the filter (`npx jest`, `git -C x log`) and its arguments. */

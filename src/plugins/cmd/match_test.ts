@@ -39,6 +39,14 @@ Deno.test("familyOf() names a command the way agents type it", async (t) => {
     ["terraform plan", "terraform plan", []],
     ["systemctl status nginx", "systemctl status", ["nginx"]],
     ["make -j4", "make", ["-j4"]],
+    ["./gradlew build --offline", "gradle", ["build", "--offline"]],
+    ["gradle test", "gradle", ["test"]],
+    ["./mvnw -q verify", "mvn", ["-q", "verify"]],
+    ["dotnet build -c Release", "dotnet build", ["-c", "Release"]],
+    ["helm -n prod upgrade shop ./chart", "helm upgrade", ["shop", "./chart"]],
+    ["pre-commit run --all-files", "pre-commit run", ["--all-files"]],
+    ["ansible-playbook -i hosts site.yml", "ansible-playbook", ["-i", "hosts", "site.yml"]],
+    ["npx markdownlint-cli2 docs/*.md", "markdownlint-cli2", ["docs/*.md"]],
   ];
   for (const [line, family, args] of cases) {
     await t.step(line, () => {
