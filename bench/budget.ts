@@ -13,6 +13,8 @@
  * 4. The Claude Code hook: whole-process `rtok hook claude` p95 ≤ 1.5 × the p95 of the empty
  *    Deno program (run the way rtok runs), interleaved in one run; the in-process handler
  *    (settings read, line lexed, verdict, answer) p95 < 2 ms.
+ * 5. The proxy (`_proxy_budget.ts`): added latency p50 ≤ 5 ms for a 1 MB request and time to
+ *    the first streamed byte p50 ≤ 5 ms later than direct; 50 concurrent streams in < 200 MiB.
  *
  * @module
  */
@@ -24,6 +26,7 @@ import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
 import { corpus, grepOutput } from "./_corpus.ts";
 import { defaultConfig } from "../src/core/config.ts";
 import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
+import { proxyBudgets } from "./_proxy_budget.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const ROUNDS = Number(Deno.env.get("RTOK_BENCH_ROUNDS") ?? 31);
@@ -293,6 +296,7 @@ if (import.meta.main) {
     ...grepThroughput(),
     await startup(),
     ...(await hook()),
+    ...(await proxyBudgets(Math.max(ROUNDS, 31))),
   ];
   for (const r of results) {
     console.log(`${r.ok ? "ok  " : "MISS"} ${r.name}: ${r.measured}; budget ${r.budget}`);

@@ -23,7 +23,7 @@
  */
 
 import type { Filtered } from "../src/core/filter.ts";
-import { plural } from "./_text.ts";
+import { failureLine, plural } from "./_text.ts";
 
 /** Lines of warnings (notes, infos) shown before the rest are only counted. */
 export const DIAG_WARNINGS_SHOWN: number = 60;
@@ -160,7 +160,7 @@ function computedSummary(report: DiagnosticReport, options: RenderOptions): stri
 
 function withFailure(lines: string[], options: RenderOptions): string[] {
   if (options.exitCode === 0 || saysFailed(lines.join("\n"))) return lines;
-  return [...lines, `${options.tool}: failed (exit ${options.exitCode})`];
+  return [...lines, failureLine(options.tool, options.exitCode)];
 }
 
 /**

@@ -139,7 +139,7 @@ Deno.test("renderReport names what the parser dropped and says a failed run fail
   report.summary.push("1 issue.");
   ok(
     renderReport(report, { tool: "go vet", exitCode: 1 }).text.endsWith(
-      "go vet: failed (exit 1)\n",
+      "go vet: failed with exit code 1\n",
     ),
   );
   ok(!renderReport(report, { tool: "go vet", exitCode: 0 }).text.includes("failed"));

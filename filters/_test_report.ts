@@ -6,7 +6,7 @@
  * @module
  */
 
-import { plural } from "./_text.ts";
+import { failureLine, plural } from "./_text.ts";
 
 /** What a filter dropped, counted by kind, in order of first drop: `cut` phrases. */
 export class Cuts {
@@ -67,12 +67,12 @@ export function capMiddle(
 const FAILED_WORDS = /(?<!\b0 )\b(fail(s|ed|ures?)?|errors?)\b/i;
 
 /**
- * `lines` with a last `<tool>: failed with exit code N` line when the exit code is non-zero and
+ * `lines` with a last `<tool>: failed with exit code N` line (`failureLine`) when the exit code is non-zero and
  * nothing in them already says the run failed or errored.
  */
 export function sayFailed(lines: readonly string[], tool: string, exitCode: number): string[] {
   if (exitCode === 0 || lines.some((line) => FAILED_WORDS.test(line))) return [...lines];
-  return [...lines, `${tool}: failed with exit code ${exitCode}`];
+  return [...lines, failureLine(tool, exitCode)];
 }
 
 /** Joins output lines, with a final newline unless there are none. */

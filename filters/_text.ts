@@ -21,6 +21,14 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/**
+ * The line that says a run failed when its output did not: `pytest: failed with exit code 4`,
+ * or `pytest: failed` when the exit code is not known (negative: text read without its run).
+ */
+export function failureLine(tool: string, exitCode: number): string {
+  return exitCode < 0 ? `${tool}: failed` : `${tool}: failed with exit code ${exitCode}`;
+}
+
 /** `3 lines`, `1 line`: a count with its noun, plural unless the count is 1. */
 export function plural(count: number, noun: string, nouns: string = noun + "s"): string {
   return `${count} ${count === 1 ? noun : nouns}`;

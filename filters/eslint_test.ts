@@ -80,7 +80,7 @@ Deno.test("eslintFilter strips colour and says a warnings-only failure failed", 
   ].join("\n");
   const out = run(coloured, 1);
   ok(out.text.includes("\n  no-console: Unexpected console statement (×2 at 2:1 3:1)\n"));
-  ok(out.text.endsWith("eslint: failed (exit 1)\n"));
+  ok(out.text.endsWith("eslint: failed with exit code 1\n"));
   ok(!run(coloured, 0).text.includes("failed"));
 });
 

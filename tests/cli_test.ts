@@ -239,8 +239,13 @@ Deno.test("rtok gain totals runs per command, token-weighted, in text, json and 
   match(text, /^rtok gain · all projects · estimated tokens/);
   match(text, /\ngit log +2 /);
   const csv = (await rtok(home, ["gain", "--format", "csv"], { cwd: repo })).out.split("\n");
-  strictEqual(csv[0], "command,runs,rawTokens,emittedTokens,savedTokens,savedPct,elapsedMs");
+  strictEqual(
+    csv[0],
+    "command,runs,rawTokens,emittedTokens,savedTokens,savedPct,elapsedMs," +
+      "lossyRuns,expands,expandRatePct,tooAggressive",
+  );
   ok(csv[1].startsWith("git log,2,"));
+  ok(csv[1].endsWith(",2,0,0,false"), csv[1]);
 });
 
 Deno.test("rtok gain --project counts only the current directory's subtree", async () => {

@@ -15,7 +15,10 @@ export interface FilterInput {
   readonly args: readonly string[];
   /** True when stage 1 added arguments (the caller's own arguments did not decide the shape). */
   readonly shaped: boolean;
-  /** The tool's exit code. */
+  /**
+   * The tool's exit code; negative when it is not known (a content filter reading text
+   * alone), where a failure is then said without a code.
+   */
   readonly exitCode: number;
 }
 

@@ -7,6 +7,8 @@
 
 import init from "../../migrations/0001_init.sql" with { type: "text" };
 import toolCalls from "../../migrations/0002_tool_calls.sql" with { type: "text" };
+import proxy from "../../migrations/0003_proxy.sql" with { type: "text" };
+import search from "../../migrations/0004_search.sql" with { type: "text" };
 
 /** One embedded migration. */
 export interface Migration {
@@ -22,4 +24,6 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "init", sql: init },
   { version: 2, name: "tool_calls", sql: toolCalls },
+  { version: 3, name: "proxy", sql: proxy },
+  { version: 4, name: "search", sql: search },
 ];

@@ -2,7 +2,7 @@
  * The permissions rtok is installed, compiled and tested with: one list, used everywhere.
  * Reads anywhere (the agent's working directory), writes anywhere (`RTOK_HOME` is the
  * user's choice), runs any tool (that is the job), and reads only the environment variables
- * it needs. No network, no FFI.
+ * it needs. The network only for `rtok proxy` (every other surface revokes it); no FFI.
  *
  * @module
  */
@@ -23,5 +23,6 @@ export const RTOK_PERMISSIONS: readonly string[] = [
   "--allow-read",
   "--allow-write",
   "--allow-run",
+  "--allow-net",
   `--allow-env=${RTOK_ENV.join(",")}`,
 ];

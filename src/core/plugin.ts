@@ -181,8 +181,39 @@ export interface McpTool {
 export interface ProxyRequest {
   /** The wire format. */
   readonly api: "anthropic" | "openai-chat" | "openai-responses";
-  /** The parsed JSON body, changed in place by a plugin. */
-  body: Record<string, unknown>;
+  /**
+   * The body as text. A plugin that changes the request replaces it, splicing its change into
+   * the text so every other byte goes upstream as the client sent it.
+   */
+  body: string;
+}
+
+/** One tool result a proxy plugin compressed. */
+export interface ProxyResult {
+  /** The content filter that did it: "git log", "json", "text". */
+  readonly shape: string;
+  /** Chars of the result as the client sent it. */
+  readonly rawChars: number;
+  /** Chars sent upstream instead, pointer line included. */
+  readonly emittedChars: number;
+  /** How both are counted. */
+  readonly textClass: TextClass;
+  /** The archive id of the raw text, when it was kept. */
+  readonly archiveId: string | null;
+}
+
+/** What a plugin did to a proxied request. */
+export interface ProxyReport {
+  /** Tool results it looked at. */
+  readonly resultsSeen: number;
+  /** Their chars, whether or not they shrank. */
+  readonly charsSeen: number;
+  /** Chars it removed from the body. */
+  readonly charsSaved: number;
+  /** The results it compressed. */
+  readonly results: readonly ProxyResult[];
+  /** Why it left the body alone, when it did (`not JSON`). */
+  readonly note?: string;
 }
 
 /** The whole world a plugin sees. */
@@ -203,6 +234,8 @@ export interface Ctx {
   pluginConfig(id: string): Readonly<Record<string, unknown>>;
   /** The only way to claim a saving. */
   record(m: Measurement): Promise<void>;
+  /** Keeps raw bytes in the archive; its id, or `null` when no plugin could keep them. */
+  keepRaw(raw: Uint8Array, meta: RawMeta): Promise<string | null>;
   /**
    * Defers a store write: `kind` is `<plugin id>.<what>`, and the plugin's `ingest` applies
    * it when the spool is drained. Cheap: no SQLite on the caller's path.
@@ -228,8 +261,8 @@ export interface Plugin {
   stop?(ev: SessionEvent, ctx: Ctx): void;
   /** The MCP tools it serves. */
   mcpTools?(): readonly McpTool[];
-  /** Change a model request before it is forwarded; return what was measured. */
-  proxyFilter?(req: ProxyRequest, ctx: Ctx): readonly Measurement[];
+  /** Change a model request before it is forwarded; say what it did, or `null` for nothing. */
+  proxyFilter?(req: ProxyRequest, ctx: Ctx): Promise<ProxyReport | null>;
   /** The filter for a command line, or `null` when it has none (it may load it lazily). */
   commandFilter?(argv: readonly string[]): CommandMatch | null | Promise<CommandMatch | null>;
   /** Keep raw bytes; returns the archive id. */

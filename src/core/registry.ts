@@ -18,6 +18,8 @@ import type {
   PostToolEvent,
   PreToolDecision,
   PreToolEvent,
+  ProxyReport,
+  ProxyRequest,
   RawMeta,
   SessionEvent,
 } from "./plugin.ts";
@@ -38,6 +40,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: "measure", defaultOn: true },
   { id: "cmd", defaultOn: true },
   { id: "archive", defaultOn: true },
+  { id: "proxy", defaultOn: true },
+  { id: "inject", defaultOn: false },
 ];
 
 /** A plugin error caught by the registry. */
@@ -178,6 +182,27 @@ export class Registry {
     return null;
   }
 
+  /**
+   * A model request on its way upstream: each plugin in dispatch order may change `req.body`.
+   * A plugin that throws is dropped for this request and its change undone; the others still
+   * run. Returns the reports, one per plugin that made one.
+   */
+  async proxyFilter(req: ProxyRequest, ctx: Ctx): Promise<ProxyReport[]> {
+    const reports: ProxyReport[] = [];
+    for (const p of this.enabled) {
+      if (!p.proxyFilter) continue;
+      const before = req.body;
+      try {
+        const r = await p.proxyFilter(req, ctx);
+        if (r) reports.push(r);
+      } catch (error) {
+        req.body = before;
+        this.errors.push({ plugin: p.manifest.id, event: "proxyFilter", error });
+      }
+    }
+    return reports;
+  }
+
   /** Hands a measurement to every plugin that persists measurements. */
   async record(m: Measurement, ctx: Ctx): Promise<void> {
     for (const p of this.enabled) {
@@ -265,6 +290,7 @@ export function makeCtx(registry: Registry, init: CtxInit): Ctx {
     estimate,
     pluginConfig: (id) => init.config.plugins[id] ?? {},
     record: (m) => registry.record(m, ctx),
+    keepRaw: (raw, meta) => registry.keepRaw(raw, meta, ctx),
     defer: (kind, data) => {
       if (!init.home) throw new Error("rtok's home is not known, so nothing can be recorded");
       appendSpool(init.home, [{ kind, ts: Date.now(), data }]);

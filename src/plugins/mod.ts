@@ -7,7 +7,15 @@
 import type { Plugin } from "../core/plugin.ts";
 import { archivePlugin } from "./archive/mod.ts";
 import { cmdPlugin } from "./cmd/mod.ts";
+import { injectPlugin } from "./inject/mod.ts";
 import { measurePlugin } from "./measure/mod.ts";
+import { proxyPlugin } from "./proxy/mod.ts";
 
 /** Every built-in plugin; their ids and defaults match `CATALOGUE`. */
-export const BUILTIN_PLUGINS: readonly Plugin[] = [measurePlugin, cmdPlugin, archivePlugin];
+export const BUILTIN_PLUGINS: readonly Plugin[] = [
+  measurePlugin,
+  cmdPlugin,
+  archivePlugin,
+  proxyPlugin,
+  injectPlugin,
+];

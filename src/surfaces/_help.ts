@@ -15,9 +15,15 @@ Usage:
   rtok run -- <tool> …     the same, for a tool named like an rtok command
   rtok gain                tokens saved, from the ledger (--help for the views)
   rtok expand <id>         the raw output behind an "[rtok: cut …]" line
+  rtok search <query>      which archived output mentioned something (--limit N,
+                           --all-projects, --format text|json)
   rtok config              where rtok keeps its state; the settings in effect
   rtok init                install the Claude Code hooks (--project, --dry-run,
-                           --uninstall, --replace)
+                           --uninstall, --replace; --mcp also registers rtok mcp)
+  rtok mcp                 the MCP server on stdio: rtok_run, rtok_expand,
+                           rtok_search, rtok_gain
+  rtok proxy               HTTP proxy for the model APIs: compresses tool results
+                           in each request (--help for the options)
   rtok doctor              check the install, the hook, the store, rival hooks
   rtok rewrite <line>      the hook's rewrite of a command line and its verdict
   rtok filters list|show|verify   the filters in effect, one's definition, their tests

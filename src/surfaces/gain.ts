@@ -16,6 +16,12 @@ import {
   type Period,
   type PeriodTotals,
 } from "../plugins/measure/gain.ts";
+import {
+  EXPAND_RATE_LIMIT_PCT,
+  type ExpandRate,
+  expandRates,
+} from "../plugins/measure/expand_rate.ts";
+import { type ProxyGain, proxyGain } from "../plugins/proxy/gain.ts";
 import { boot, drain, openStore } from "./_boot.ts";
 import { print } from "./_io.ts";
 
@@ -30,6 +36,9 @@ Usage: rtok gain [--project] [--history [--limit N] | --daily | --weekly | --mon
   --daily       totals per day; --weekly per week; --monthly per month
   --failures    filters that threw (their raw output went out instead)
   --format      text (default), json or csv
+
+The summary ends with the expand rate of each filter that cut something: the share
+of its cut outputs asked for again in full; above 5 % it is marked "too aggressive?".
 
 The numbers cover what the tools printed after rtok's stage-1 shaping (asking the tool
 for less); what stage 1 saved before the tool printed is not in them.
@@ -87,12 +96,18 @@ export async function main(args: readonly string[]): Promise<number> {
       await print(render(format, rows, (r) => periodsText(r, periods[0] as Period)));
     } else {
       const summary = gainSummary(store, scope);
+      const rates = expandRates(store, scope.project);
+      const proxy = proxyGain(store);
       await print(
         format === "text"
-          ? summaryText(summary)
+          ? summaryText(summary) + expandRateText(rates) + proxyText(proxy)
           : format === "json"
-          ? JSON.stringify({ estimated: true, ...summary }, null, 2) + "\n"
-          : csv(summary.commands),
+          ? JSON.stringify(
+            { estimated: true, ...summary, expandRates: rates, proxy: { real: true, ...proxy } },
+            null,
+            2,
+          ) + "\n"
+          : csv(withExpandRates(summary.commands, rates)),
       );
     }
   } finally {
@@ -172,6 +187,76 @@ function summaryText(s: GainSummary): string {
       ms(c.runs ? c.elapsedMs / c.runs : 0),
     ]),
   );
+}
+
+// The expand rate, a section of its own: lossy filters only, the too-aggressive ones marked.
+function expandRateText(rates: readonly ExpandRate[]): string {
+  if (rates.length === 0) return "";
+  const flagged = rates.filter((r) => r.flagged).length;
+  return "\nexpand rate: lossy outputs asked for again (rtok expand, MCP, or read from the archive)\n" +
+    table(
+      ["filter", "lossy", "expands", "rate", ""],
+      rates.map((r) => [
+        r.family,
+        String(r.lossyRuns),
+        String(r.expands),
+        `${r.ratePct.toFixed(1)}%`,
+        r.flagged ? "too aggressive?" : "",
+      ]),
+      1,
+    ) +
+    (flagged
+      ? `${flagged} filter${flagged === 1 ? "" : "s"} above ${EXPAND_RATE_LIMIT_PCT}%: ` +
+        "agents often need what they cut\n"
+      : "");
+}
+
+// CSV rows of the per-command table with each family's expand figures (blank when not lossy).
+function withExpandRates(
+  commands: readonly object[],
+  rates: readonly ExpandRate[],
+): object[] {
+  const by = new Map(rates.map((r) => [r.family, r]));
+  return commands.map((c) => {
+    const r = by.get((c as { command: string }).command);
+    return {
+      ...c,
+      lossyRuns: r?.lossyRuns ?? "",
+      expands: r?.expands ?? "",
+      expandRatePct: r?.ratePct ?? "",
+      tooAggressive: r ? r.flagged : "",
+    };
+  });
+}
+
+// The proxy's figures: the providers' own token counts, never mixed with the estimates above.
+function proxyText(p: ProxyGain): string {
+  if (p.requests === 0) return "";
+  const pct = p.charsSeen ? (p.charsSaved / p.charsSeen * 100).toFixed(1) : "0.0";
+  return [
+    "",
+    "proxy · all projects · tokens as the providers reported them",
+    "",
+    `requests ${p.requests}${p.errors ? ` (${p.errors} errors)` : ""}`,
+    `results  ${p.resultsCompressed} of ${p.resultsSeen} tool results compressed; ` +
+    `${human(p.charsSaved)} of ${human(p.charsSeen)} chars cut (${pct}%), ` +
+    `~${human(p.estimatedTokensSaved)} tokens (estimated)`,
+    "",
+  ].join("\n") + "\n" + (p.models.length
+    ? table(
+      ["provider", "model", "requests", "input", "output", "cache write", "cache read"],
+      p.models.map((m) => [
+        m.provider,
+        m.model || "-",
+        String(m.requests),
+        human(m.inputTokens),
+        human(m.outputTokens),
+        human(m.cacheWriteTokens),
+        human(m.cacheReadTokens),
+      ]),
+      2,
+    )
+    : "");
 }
 
 function historyText(rows: readonly HistoryRow[]): string {

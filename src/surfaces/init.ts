@@ -16,11 +16,18 @@ import {
   settingsPaths,
   uninstallHooks,
 } from "../claude/hooks_config.ts";
+import {
+  MCP_SERVER_NAME,
+  mcpConfigPaths,
+  mcpEntry,
+  registerMcp,
+  unregisterMcp,
+} from "../claude/mcp_config.ts";
 import { parentDir } from "../core/paths.ts";
-import { hookCommand } from "../core/self.ts";
-import { print } from "./_io.ts";
+import { hookCommand, rtokInvocation } from "../core/self.ts";
+import { print, warn } from "./_io.ts";
 
-const _USAGE = `Usage: rtok init [--project] [--dry-run] [--uninstall] [--replace]
+const _USAGE = `Usage: rtok init [--project] [--mcp] [--dry-run] [--uninstall] [--replace]
 
 Installs rtok's hook into Claude Code's settings: PreToolUse (Bash), PostToolUse,
 SessionStart, UserPromptSubmit, PreCompact and Stop. Every other setting and hook is kept;
@@ -28,6 +35,9 @@ the file is backed up first (<file>.rtok-backup-<time>).
 
   --project    edit ./.claude/settings.json instead of ~/.claude/settings.json
                (or $CLAUDE_CONFIG_DIR/settings.json)
+  --mcp        also register rtok's MCP server (rtok mcp) with Claude Code: in
+               ~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json), with --project
+               in ./.mcp.json; --uninstall always removes it too
   --dry-run    show what would change; write nothing
   --uninstall  remove rtok's hooks, and nothing else
   --replace    also remove other tools' command rewriters (rtk, snip), which race with rtok
@@ -36,6 +46,7 @@ the file is backed up first (<file>.rtok-backup-<time>).
 
 interface _Flags {
   project: boolean;
+  mcp: boolean;
   dryRun: boolean;
   uninstall: boolean;
   replace: boolean;
@@ -49,6 +60,60 @@ export async function main(args: readonly string[]): Promise<number> {
     await print(_USAGE);
     return 0;
   }
+  const code = await _hooks(flags);
+  // An uninstall removes everything rtok installed, so no server is left pointing at it.
+  if (flags.mcp) await _mcp(flags);
+  else if (flags.uninstall) {
+    // Unasked for, the MCP entry's removal must not fail an uninstall that already worked.
+    try {
+      await _mcp(flags);
+    } catch (e) {
+      warn(`the MCP server registration was left as it was: ${(e as Error).message}`);
+    }
+  }
+  return code;
+}
+
+// Claude Code's MCP server list: rtok's entry added (idempotently) or removed.
+async function _mcp(flags: _Flags): Promise<void> {
+  const paths = mcpConfigPaths({
+    home: Deno.env.get("HOME"),
+    claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR"),
+  }, Deno.cwd());
+  const path = flags.project ? paths.project : paths.user;
+  const { settings, bytes } = await _read(path);
+  const entry = mcpEntry(rtokInvocation());
+  let change;
+  try {
+    change = flags.uninstall ? unregisterMcp(settings) : registerMcp(settings, entry);
+  } catch (e) {
+    throw new TypeError(`Cannot edit "${path}": ${(e as Error).message}; ${_FIX}`);
+  }
+  const what = flags.uninstall
+    ? `MCP server "${MCP_SERVER_NAME}"`
+    : `MCP server "${MCP_SERVER_NAME}" (${[entry.command, ...entry.args].join(" ")})`;
+  if (!change.changed) {
+    if (!flags.uninstall) await print(`${what} already registered in ${path}\n`);
+    else if (flags.mcp) await print(`no rtok MCP server in ${path}: nothing to remove\n`);
+    return;
+  }
+  const verb = flags.uninstall ? "remove" : "register";
+  if (flags.dryRun) {
+    await print(`would ${verb} ${what} in ${path}\ndry run: nothing written\n`);
+    return;
+  }
+  const out: string[] = [];
+  if (bytes !== null) out.push(`backed up ${path} to ${await _backup(path, bytes)}`);
+  await _writeAtomic(path, JSON.stringify(change.config, null, 2) + "\n");
+  out.push(flags.uninstall ? `removed ${what} from ${path}` : `registered ${what} in ${path}`);
+  if (!flags.uninstall && flags.project) {
+    out.push("Claude Code asks each user to approve a project's .mcp.json servers once.");
+  }
+  await print(out.join("\n") + "\n");
+}
+
+// The hooks in Claude Code's settings: installed, replaced or removed.
+async function _hooks(flags: _Flags): Promise<number> {
   const paths = settingsPaths({
     home: Deno.env.get("HOME"),
     claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR"),
@@ -108,6 +173,7 @@ const _FIX = "fix it or move it aside, then run rtok init again";
 function _parseFlags(args: readonly string[]): _Flags {
   const flags: _Flags = {
     project: false,
+    mcp: false,
     dryRun: false,
     uninstall: false,
     replace: false,
@@ -115,6 +181,7 @@ function _parseFlags(args: readonly string[]): _Flags {
   };
   for (const arg of args) {
     if (arg === "--project") flags.project = true;
+    else if (arg === "--mcp") flags.mcp = true;
     else if (arg === "--dry-run") flags.dryRun = true;
     else if (arg === "--uninstall") flags.uninstall = true;
     else if (arg === "--replace") flags.replace = true;

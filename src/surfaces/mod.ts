@@ -70,6 +70,21 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env"],
     load: () => import("./trust_cmd.ts").then((m) => ({ main: (a) => m.main(["untrust", ...a]) })),
   },
+  // Listens and forwards to the model APIs; writes the ledger and the archive.
+  proxy: {
+    permissions: ["read", "write", "env", "net"],
+    load: () => import("./proxy.ts"),
+  },
+  // The MCP server: the SDK loads only here. Runs commands (rtok_run), writes the ledger.
+  mcp: {
+    permissions: ["read", "write", "env", "run"],
+    load: () => import("./mcp.ts"),
+  },
+  // Writes: the search index is filled when a search runs.
+  search: {
+    permissions: ["read", "write", "env"],
+    load: () => import("./search_cmd.ts"),
+  },
   // Runs the installed hook to see that it answers.
   doctor: {
     permissions: ["read", "write", "env", "run"],

@@ -1,0 +1,43 @@
+/**
+ * The `inject` plugin (off by default): adds a terse-answer style and a lean-code style to
+ * the system prompt of each model request the proxy forwards. `[plugins.inject]` sets
+ * `terse` and `code` to off, lite, full or ultra (both default to full). Its code loads on
+ * the first request, never in any other surface.
+ *
+ * @module
+ */
+
+import type { Plugin } from "../../core/plugin.ts";
+
+/** The `inject` plugin. */
+export const injectPlugin: Plugin = {
+  manifest: {
+    id: "inject",
+    surfaces: ["proxy"],
+    defaultOn: false,
+    description:
+      "Adds a terse-answer and a lean-code style to the system prompt of proxied requests.",
+  },
+  async proxyFilter(req, ctx) {
+    const { injectStyle } = await import("./inject.ts");
+    const { LEVELS, styleText } = await import("./styles.ts");
+    const own = ctx.pluginConfig("inject");
+    const level = (key: string) => {
+      const v = own[key] ?? "full";
+      if (typeof v !== "string" || !(LEVELS as readonly string[]).includes(v)) {
+        throw new TypeError(
+          `config [plugins.inject] ${key} = ${JSON.stringify(v)}: expected one of ${
+            LEVELS.join(", ")
+          }`,
+        );
+      }
+      return v as (typeof LEVELS)[number];
+    };
+    const text = styleText(level("terse"), level("code"));
+    if (text) {
+      const changed = injectStyle(req.api, req.body, text);
+      if (changed !== null) req.body = changed;
+    }
+    return null;
+  },
+};

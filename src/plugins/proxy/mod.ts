@@ -1,0 +1,29 @@
+/**
+ * The `proxy` plugin: compresses the tool results of model requests `rtok proxy` forwards.
+ * Its code loads on the first request, never in any other surface.
+ *
+ * @module
+ */
+
+import type { Plugin } from "../../core/plugin.ts";
+import type { ToolResultCompressor } from "./compress.ts";
+
+let compressor: Promise<ToolResultCompressor> | null = null;
+
+function load(): Promise<ToolResultCompressor> {
+  return compressor ??= import("./compress.ts").then((m) => new m.ToolResultCompressor());
+}
+
+/** The `proxy` plugin. */
+export const proxyPlugin: Plugin = {
+  manifest: {
+    id: "proxy",
+    surfaces: ["proxy"],
+    defaultOn: true,
+    description:
+      "Compresses tool results inside model requests the proxy forwards; the raw text is archived.",
+  },
+  async proxyFilter(req, ctx) {
+    return await (await load()).compress(req, ctx);
+  },
+};

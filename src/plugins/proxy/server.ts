@@ -1,0 +1,325 @@
+/**
+ * The proxy's request handler: compress the tool results of a model request, forward it, and
+ * pass the response back byte for byte while reading its usage from a copy. Everything it
+ * needs from the rest of rtok (the plugins, the ledger) comes in as {@linkcode ProxyDeps}, so
+ * tests drive it directly.
+ *
+ * @module
+ */
+
+import type { ProxyReport, ProxyResult } from "../../core/plugin.ts";
+import { errorResponse } from "./errors.ts";
+import { type Api, type Provider, type Route, routeOf, upstreamUrl } from "./routes.ts";
+import { type Usage, UsageReader } from "./usage.ts";
+
+/** Bodies over this are forwarded untouched, never held whole. */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** The default wait for an upstream's response headers (a long answer may take minutes). */
+export const DEFAULT_HEADER_TIMEOUT_MS = 600_000;
+
+/** One request, as the ledger keeps it. Never content, never credentials. */
+export interface ProxyRow {
+  /** When it arrived, epoch milliseconds. */
+  readonly ts: number;
+  /** The upstream. */
+  readonly provider: Provider;
+  /** The route's ledger name. */
+  readonly route: Route["name"];
+  /** The upstream's HTTP status, or 502 when it never answered. */
+  readonly status: number;
+  /** True for a `text/event-stream` response. */
+  readonly streamed: boolean;
+  /** Arrival to response headers, milliseconds. */
+  readonly latencyMs: number;
+  /** Arrival to the last byte, milliseconds. */
+  readonly durationMs: number;
+  /** The usage the provider reported. */
+  readonly usage: Usage;
+  /** Tool results in the request. */
+  readonly resultsSeen: number;
+  /** Their chars. */
+  readonly charsSeen: number;
+  /** Chars compression removed. */
+  readonly charsSaved: number;
+  /** The results compressed. */
+  readonly results: readonly ProxyResult[];
+  /** Why the body went untouched, or what cut the response short. */
+  readonly note: string | null;
+}
+
+/** What the handler is given. */
+export interface ProxyDeps {
+  /** Upstream base URLs. */
+  readonly upstreams: Readonly<Record<Provider, string>>;
+  /** How long to wait for an upstream's response headers. */
+  readonly headerTimeoutMs?: number;
+  /** Bodies over this many bytes are forwarded untouched. */
+  readonly maxBodyBytes?: number;
+  /** Changes a request body (the plugins); the reports say what each did. */
+  transform(api: Api, body: string): Promise<{ body: string; reports: readonly ProxyReport[] }>;
+  /** Keeps a finished request's row; must not throw. */
+  record(row: ProxyRow): void;
+}
+
+// Hop-by-hop headers, and those the proxy sets itself, never cross it.
+const DROP_REQUEST = new Set([
+  "host",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "content-length",
+  "accept-encoding",
+  "x-rtok",
+]);
+const DROP_RESPONSE = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "trailer",
+  "upgrade",
+  "content-length",
+]);
+
+/** A handler for `Deno.serve`. */
+export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Response> {
+  const limit = deps.maxBodyBytes ?? MAX_BODY_BYTES;
+  const timeoutMs = deps.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
+  return async (req) => {
+    const t0 = performance.now();
+    const ts = Date.now();
+    const url = new URL(req.url);
+    const route = routeOf(req.method, url.pathname, req.headers);
+    const prepared = await _prepareBody(req, route, limit, deps);
+    const headers = new Headers();
+    for (const [k, v] of req.headers) if (!DROP_REQUEST.has(k)) headers.set(k, v);
+    // Asked for plainly: a compressed answer would be decoded by fetch and no longer be the
+    // upstream's bytes.
+    headers.set("accept-encoding", "identity");
+    const target = upstreamUrl(deps.upstreams[route.provider], url);
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new Deno.errors.TimedOut(`no answer in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const base: Omit<ProxyRow, "status" | "streamed" | "latencyMs" | "durationMs" | "usage"> = {
+      ts,
+      provider: route.provider,
+      route: route.name,
+      resultsSeen: prepared.resultsSeen,
+      charsSeen: prepared.charsSeen,
+      charsSaved: prepared.charsSaved,
+      results: prepared.results,
+      note: prepared.note,
+    };
+    let upstream: Response;
+    try {
+      upstream = await fetch(target, {
+        method: req.method,
+        headers,
+        body: prepared.body,
+        redirect: "manual",
+        signal: abort.signal,
+      });
+    } catch (e) {
+      clearTimeout(timer);
+      const reason = abort.signal.aborted ? abort.signal.reason : e;
+      const why = reason instanceof Deno.errors.TimedOut
+        ? reason.message
+        : `unreachable (${(reason as Error).message ?? String(reason)})`;
+      const ms = performance.now() - t0;
+      deps.record({
+        ...base,
+        status: 502,
+        streamed: false,
+        latencyMs: ms,
+        durationMs: ms,
+        usage: new UsageReader(route.provider, false).finish(),
+        note: base.note ?? `upstream ${why}`,
+      });
+      return errorResponse(
+        route.provider,
+        502,
+        `rtok proxy: upstream ${deps.upstreams[route.provider]} ${why}`,
+      );
+    }
+    clearTimeout(timer);
+    const latencyMs = performance.now() - t0;
+    const outHeaders = new Headers();
+    for (const [k, v] of upstream.headers) if (!DROP_RESPONSE.has(k)) outHeaders.set(k, v);
+    const streamed = (upstream.headers.get("content-type") ?? "").includes("text/event-stream");
+    const reader = new UsageReader(route.provider, streamed);
+    const finish = (note: string | null) => {
+      const usage = reader.finish();
+      if (!usage.model) usage.model = prepared.model;
+      deps.record({
+        ...base,
+        status: upstream.status,
+        streamed,
+        latencyMs,
+        durationMs: performance.now() - t0,
+        usage,
+        note: base.note ?? note,
+      });
+    };
+    if (!upstream.body) {
+      finish(null);
+      return new Response(null, {
+        status: upstream.status,
+        statusText: upstream.statusText,
+        headers: outHeaders,
+      });
+    }
+    const source = upstream.body.getReader();
+    let done = false;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await source.read();
+        } catch (e) {
+          if (done) return;
+          done = true;
+          finish(`upstream stream failed: ${(e as Error).message}`);
+          controller.error(e);
+          return;
+        }
+        if (chunk.done) {
+          done = true;
+          controller.close();
+          finish(null);
+          return;
+        }
+        reader.push(chunk.value);
+        controller.enqueue(chunk.value);
+      },
+      async cancel() {
+        // The client went away: the upstream request is cancelled with it.
+        if (!done) {
+          done = true;
+          finish("client disconnected");
+        }
+        abort.abort(new Error("the client went away"));
+        await source.cancel().catch(() => {});
+      },
+    }, { highWaterMark: 0 });
+    return new Response(body, {
+      status: upstream.status,
+      statusText: upstream.statusText,
+      headers: outHeaders,
+    });
+  };
+}
+
+/** The body to forward and what was done to it. */
+interface Prepared {
+  readonly body: BodyInit | null;
+  readonly model: string | null;
+  readonly resultsSeen: number;
+  readonly charsSeen: number;
+  readonly charsSaved: number;
+  readonly results: readonly ProxyResult[];
+  readonly note: string | null;
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const UTF8_OUT = new TextEncoder();
+
+const UNTOUCHED = { model: null, resultsSeen: 0, charsSeen: 0, charsSaved: 0, results: [] };
+
+// Reads the body (up to `limit`) and lets the plugins change it. A body the proxy may not or
+// cannot read goes upstream as it came, streamed when it is large.
+async function _prepareBody(
+  req: Request,
+  route: Route,
+  limit: number,
+  deps: ProxyDeps,
+): Promise<Prepared> {
+  if (!req.body) return { ...UNTOUCHED, body: null, note: null };
+  if ((req.headers.get("x-rtok") ?? "").trim().toLowerCase() === "off") {
+    return { ...UNTOUCHED, body: req.body, note: "bypass (x-rtok: off)" };
+  }
+  if (route.api === null) return { ...UNTOUCHED, body: req.body, note: null };
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (declared > limit) {
+    return { ...UNTOUCHED, body: req.body, note: `body over ${limit} bytes` };
+  }
+  // A declared length within the limit is read whole at once; else chunk by chunk, so a body
+  // that turns out larger is never held whole.
+  const read = declared >= 0
+    ? { bytes: new Uint8Array(await req.arrayBuffer()), rest: null }
+    : await _readUpTo(req.body, limit);
+  if (read.rest) {
+    return { ...UNTOUCHED, body: read.rest, note: `body over ${limit} bytes` };
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(read.bytes);
+  } catch {
+    return { ...UNTOUCHED, body: read.bytes, note: "body not UTF-8" };
+  }
+  const model = _requestModel(text);
+  const changed = await deps.transform(route.api, text);
+  let seen = 0, chars = 0, saved = 0;
+  const results: ProxyResult[] = [];
+  let note: string | null = null;
+  for (const r of changed.reports) {
+    seen += r.resultsSeen;
+    chars += r.charsSeen;
+    saved += r.charsSaved;
+    results.push(...r.results);
+    note ??= r.note ?? null;
+  }
+  const body = changed.body === text ? read.bytes : UTF8_OUT.encode(changed.body);
+  return { body, model, resultsSeen: seen, charsSeen: chars, charsSaved: saved, results, note };
+}
+
+// Reads a stream into one buffer, or, past `limit`, a stream of everything (what was read
+// and what was not) to forward as it is.
+async function _readUpTo(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; rest: null } | { bytes: null; rest: ReadableStream }> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > limit) {
+      const rest = new ReadableStream<Uint8Array>({
+        pull: async (c) => {
+          const next = chunks.shift();
+          if (next) return c.enqueue(next);
+          const r = await reader.read();
+          if (r.done) c.close();
+          else c.enqueue(r.value);
+        },
+        cancel: (why) => reader.cancel(why),
+      });
+      return { bytes: null, rest };
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return { bytes, rest: null };
+}
+
+// The top-level `model` a request names, for the ledger when the answer does not say. A key
+// inside a string is escaped (`\"model\"`), so an unescaped one is a real key; the first one
+// found in the head of the body is taken.
+function _requestModel(text: string): string | null {
+  const m = /(?<!\\)"model"\s*:\s*"([^"\\]{1,200})"/.exec(text.slice(0, 65536));
+  return m ? m[1] : null;
+}

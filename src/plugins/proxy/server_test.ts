@@ -1,0 +1,88 @@
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import type { ProxyReport } from "../../core/plugin.ts";
+import { proxyHandler, type ProxyRow } from "./server.ts";
+
+// A stand-in upstream and the handler in front of it, in this process.
+async function withProxy(
+  limit: number,
+  fn: (url: string, got: { body: Uint8Array; path: string }[], rows: ProxyRow[]) => Promise<void>,
+): Promise<void> {
+  const got: { body: Uint8Array; path: string }[] = [];
+  const rows: ProxyRow[] = [];
+  const up = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    got.push({
+      body: new Uint8Array(await req.arrayBuffer()),
+      path: new URL(req.url).pathname + new URL(req.url).search,
+    });
+    return Response.json({ usage: { input_tokens: 3, output_tokens: 4 } });
+  });
+  const upstream = `http://127.0.0.1:${(up.addr as Deno.NetAddr).port}`;
+  const handler = proxyHandler({
+    upstreams: { anthropic: upstream, openai: upstream },
+    maxBodyBytes: limit,
+    transform: (_api, body) => {
+      const report: ProxyReport = {
+        resultsSeen: 1,
+        charsSeen: body.length,
+        charsSaved: 1,
+        results: [],
+      };
+      return Promise.resolve({ body: body.replace("RAW", "RW"), reports: [report] });
+    },
+    record: (row) => rows.push(row),
+  });
+  const px = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
+  try {
+    await fn(`http://127.0.0.1:${(px.addr as Deno.NetAddr).port}`, got, rows);
+  } finally {
+    await px.shutdown();
+    await up.shutdown();
+  }
+}
+
+Deno.test("proxyHandler() forwards a body over the limit untouched, declared or streamed", async (t) => {
+  const big = new TextEncoder().encode(JSON.stringify({ messages: [], pad: "RAW".repeat(2000) }));
+  await withProxy(1000, async (url, got, rows) => {
+    await t.step("with a content-length", async () => {
+      const r = await fetch(`${url}/v1/messages`, { method: "POST", body: big });
+      await r.arrayBuffer();
+      deepStrictEqual(got.at(-1)!.body, big);
+      strictEqual(rows.at(-1)!.note, "body over 1000 bytes");
+    });
+    await t.step("chunked, without a length", async () => {
+      const stream = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < big.length; i += 700) c.enqueue(big.slice(i, i + 700));
+          c.close();
+        },
+      });
+      const r = await fetch(`${url}/v1/messages`, { method: "POST", body: stream });
+      await r.arrayBuffer();
+      deepStrictEqual(got.at(-1)!.body, big);
+      strictEqual(rows.at(-1)!.note, "body over 1000 bytes");
+    });
+  });
+});
+
+Deno.test("proxyHandler() compresses a body within the limit, on the beta route too", async () => {
+  await withProxy(1 << 20, async (url, got, rows) => {
+    const r = await fetch(`${url}/v1/messages?beta=true`, { method: "POST", body: '{"x":"RAW"}' });
+    deepStrictEqual(await r.json(), { usage: { input_tokens: 3, output_tokens: 4 } });
+    strictEqual(got[0].path, "/v1/messages?beta=true");
+    strictEqual(new TextDecoder().decode(got[0].body), '{"x":"RW"}');
+    deepStrictEqual(
+      [rows[0].route, rows[0].charsSaved, rows[0].usage.input, rows[0].usage.output, rows[0].note],
+      ["messages", 1, 3, 4, null],
+    );
+  });
+});
+
+Deno.test("proxyHandler() forwards a body that is not UTF-8 untouched", async () => {
+  await withProxy(1 << 20, async (url, got, rows) => {
+    const bad = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]);
+    const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", body: bad });
+    await r.arrayBuffer();
+    deepStrictEqual(got[0].body, bad);
+    strictEqual(rows[0].note, "body not UTF-8");
+  });
+});

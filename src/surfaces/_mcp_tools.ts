@@ -1,0 +1,465 @@
+/**
+ * What `rtok mcp`'s tools do, apart from the protocol: run a command through rtok, expand an
+ * archived output page by page, search the archive, report the savings. Nothing here writes
+ * to stdout (the protocol's channel); each tool returns its answer or throws a built-in error
+ * whose one-line message the server hands back as an `isError` result.
+ *
+ * @module
+ */
+
+import { RTOK_PERMISSIONS } from "../core/permissions.ts";
+import { joinPath, parentDir } from "../core/paths.ts";
+import { quoteWord } from "../core/shell.ts";
+import { onPath } from "../core/self.ts";
+import type { Store } from "../core/store.ts";
+import { findArchived, readArchived, recordExpand } from "../plugins/archive/archive.ts";
+import { parseRange, selectLines } from "../plugins/archive/expand.ts";
+import { searchArchive, searchText } from "../plugins/archive/search.ts";
+import { expandRates } from "../plugins/measure/expand_rate.ts";
+import { gainSummary } from "../plugins/measure/gain.ts";
+import { planRewrite } from "../rewrite/plan.ts";
+import { type Boot, context, drain, openStore } from "./_boot.ts";
+
+/** The most chars one tool answer carries; longer text is paged or cut (and archived). */
+export const MAX_ANSWER_CHARS = 40_000;
+
+/** `rtok_run`'s default time limit. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** The exit code of a command `rtok_run` stopped at its time limit (as `timeout(1)` uses). */
+export const TIMEOUT_EXIT_CODE = 124;
+
+/** A tool's answer: text for the model, and the same facts as structured content. */
+export interface ToolAnswer {
+  /** The text content. */
+  readonly text: string;
+  /** Structured content. */
+  readonly structured: Record<string, unknown>;
+  /** True when the call failed (a non-zero exit, a timeout). */
+  readonly isError?: boolean;
+}
+
+/** `rtok_run`'s arguments. */
+export interface RunArgs {
+  /** The command as an argv, run without a shell. */
+  readonly command?: readonly string[];
+  /** A shell command line, run with `sh -c` after the hook's rewrite. */
+  readonly shell?: string;
+  /** The working directory (default: the server's). */
+  readonly cwd?: string;
+  /** The time limit in milliseconds. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Runs a command through rtok in a child process (its stdout is captured, so the protocol's
+ * stdout stays clean), the way the hook would have rewritten it. The child records its run
+ * in the ledger like any `rtok <tool>`. A command past its time limit is killed with its
+ * whole process group: exit code 124 and a "timed out" line.
+ */
+export async function runTool(b: Boot, args: RunArgs): Promise<ToolAnswer> {
+  const hasArgv = args.command !== undefined;
+  const hasShell = args.shell !== undefined;
+  if (hasArgv === hasShell) {
+    throw new TypeError(
+      'give either "command" (an argv array, like ["git", "log"]) or "shell" (a command line), ' +
+        "not both and not neither",
+    );
+  }
+  if (hasArgv && (args.command!.length === 0 || args.command![0] === "")) {
+    throw new TypeError(
+      '"command" is empty: give the program and its arguments, like ["git", "log"]',
+    );
+  }
+  if (hasShell && args.shell!.trim() === "") {
+    throw new TypeError('"shell" is empty: give a command line, like "git log -5"');
+  }
+  const cwd = await _directory(args.cwd);
+  const timeoutMs = args.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const self = selfArgv();
+  let argv: string[];
+  let ran: string;
+  if (hasArgv) {
+    argv = [...self, "run", "--", ...args.command!];
+    ran = args.command!.map(quoteWord).join(" ");
+  } else {
+    const plan = planRewrite(args.shell!, self.map(quoteWord).join(" "));
+    ran = plan.kind === "read" && plan.commands.some((c) => c.family) ? plan.command : args.shell!;
+    argv = ["/bin/sh", "-c", ran];
+  }
+  const started = performance.now();
+  const done = await _spawnCapped(argv, cwd, timeoutMs);
+  const elapsedMs = Math.round(performance.now() - started);
+  const stdout = done.stdout;
+  const archiveIds = [...stdout.matchAll(/raw: rtok expand ([0-9a-f]{6,64})\]/g)].map((m) => m[1]);
+  let text = stdout;
+  if (done.stderr) text += (text && !text.endsWith("\n") ? "\n" : "") + done.stderr;
+  const exitCode = done.timedOut ? TIMEOUT_EXIT_CODE : done.code;
+  const cut = await _fit(b, text, { command: ran, cwd, exitCode, family: "mcp output" });
+  const tail = done.timedOut
+    ? `[timed out after ${timeoutMs} ms: killed; exit code ${TIMEOUT_EXIT_CODE}]`
+    : exitCode !== 0
+    ? `[exit code ${exitCode}${done.signal ? ` (${done.signal})` : ""}]`
+    : "";
+  const body = cut.text + (tail ? (cut.text && !cut.text.endsWith("\n") ? "\n" : "") + tail : "");
+  return {
+    text: body === "" ? "(no output)" : body,
+    structured: {
+      exitCode,
+      signal: done.signal,
+      timedOut: done.timedOut,
+      archiveId: archiveIds.at(-1) ?? null,
+      archiveIds,
+      ...(cut.id ? { overflowArchiveId: cut.id } : {}),
+      command: hasArgv ? args.command!.map(quoteWord).join(" ") : args.shell!,
+      ran,
+      cwd,
+      elapsedMs,
+    },
+    isError: exitCode !== 0,
+  };
+}
+
+/** `rtok_expand`'s arguments. */
+export interface ExpandArgs {
+  /** The archive id (at least 6 hex digits). */
+  readonly id: string;
+  /** Lines matching this regular expression, each as `N:line`. */
+  readonly grep?: string;
+  /** `A:B`, 1-based and inclusive. */
+  readonly lines?: string;
+  /** The first N lines. */
+  readonly head?: number;
+  /** The last N lines. */
+  readonly tail?: number;
+  /** Which page of the answer, from 1. */
+  readonly page?: number;
+}
+
+/**
+ * The raw output behind an archive id, whole or by selection, one page of at most
+ * {@linkcode MAX_ANSWER_CHARS}. Records one expand per call for page 1 (paging on through the
+ * same output is one expand, not several).
+ */
+export async function expandTool(b: Boot, args: ExpandArgs): Promise<ToolAnswer> {
+  const page = args.page ?? 1;
+  let lines: [number, number] | undefined;
+  if (args.lines !== undefined) {
+    try {
+      lines = parseRange(args.lines);
+    } catch (e) {
+      throw new RangeError((e as Error).message.replace(/^--lines/, "lines"));
+    }
+  }
+  const sel = {
+    ...(lines ? { lines } : {}),
+    ...(args.grep !== undefined ? { grep: args.grep } : {}),
+    ...(args.head !== undefined ? { head: args.head } : {}),
+    ...(args.tail !== undefined ? { tail: args.tail } : {}),
+  };
+  return await _withStore(b, async (store, home) => {
+    const out = findArchived(store, args.id.trim().toLowerCase());
+    const bytes = await readArchived(home, out);
+    const partial = Object.keys(sel).length > 0;
+    let text: string;
+    if (partial) {
+      text = selectLines(bytes, sel);
+    } else {
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      } catch {
+        throw new TypeError(
+          `Archived output ${out.id} is binary (${bytes.byteLength} bytes), and a tool answer ` +
+            `is text: run "rtok expand ${out.id} > file" in a shell instead`,
+        );
+      }
+    }
+    const pages = pageText(text, MAX_ANSWER_CHARS);
+    if (page > pages.length) {
+      throw new RangeError(
+        `page ${page}: archived output ${out.id} has ${pages.length} page${
+          pages.length === 1 ? "" : "s"
+        } for this selection`,
+      );
+    }
+    if (page === 1) recordExpand(store, out.id, "mcp");
+    const shown = pages[page - 1];
+    const more = page < pages.length
+      ? `\n[rtok: page ${page} of ${pages.length}; next: rtok_expand with id "${out.id}" and page ${
+        page + 1
+      }${partial ? " and the same selection" : ""}]`
+      : "";
+    return {
+      text: (shown === "" ? "(no lines selected)" : shown) + more,
+      structured: {
+        id: out.id,
+        command: out.command,
+        cwd: out.cwd,
+        exitCode: out.exitCode,
+        family: out.family,
+        size: out.size,
+        created: new Date(out.created).toISOString(),
+        page,
+        pages: pages.length,
+      },
+    };
+  });
+}
+
+/** `rtok_search`'s arguments. */
+export interface SearchArgs {
+  /** The query: a name, a "phrase", `pre*`, `a OR b`. */
+  readonly query: string;
+  /** Most results (default 10). */
+  readonly limit?: number;
+  /** The project directory (default: the server's working directory). */
+  readonly cwd?: string;
+  /** Search every project's outputs. */
+  readonly allProjects?: boolean;
+}
+
+/** Searches the archived outputs of a project (the server's directory by default). */
+export async function searchTool(b: Boot, args: SearchArgs): Promise<ToolAnswer> {
+  const project = args.allProjects ? null : await _directory(args.cwd);
+  return await _withStore(b, async (store, home) => {
+    const r = await searchArchive(store, home, args.query, { project, limit: args.limit ?? 10 });
+    return {
+      text: searchText(r, project),
+      structured: { project, ...r },
+    };
+  });
+}
+
+/** `rtok_gain`'s arguments. */
+export interface GainArgs {
+  /** Only runs in this directory and below (default: every project). */
+  readonly project?: string;
+}
+
+/** The savings summary and the expand rates, as structured content. */
+export async function gainTool(b: Boot, args: GainArgs): Promise<ToolAnswer> {
+  const project = args.project === undefined ? null : await _directory(args.project);
+  return await _withStore(b, (store) => {
+    drain(b, store);
+    const summary = {
+      estimated: true,
+      ...gainSummary(store, { project }),
+      expandRates: expandRates(store, project),
+    };
+    return Promise.resolve({ text: JSON.stringify(summary, null, 2), structured: summary });
+  });
+}
+
+/**
+ * `text` split into pages of at most `max` chars, at line ends where a line fits (a longer
+ * line is split inside). Always at least one page.
+ */
+export function pageText(text: string, max: number): string[] {
+  const pages: string[] = [];
+  let current = "";
+  for (const line of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+    let rest = line;
+    while (current.length + rest.length > max) {
+      if (current !== "") {
+        pages.push(current);
+        current = "";
+        continue;
+      }
+      pages.push(rest.slice(0, max));
+      rest = rest.slice(max);
+    }
+    current += rest;
+  }
+  if (current !== "" || pages.length === 0) pages.push(current);
+  return pages;
+}
+
+/**
+ * The words that run this very rtok: the compiled program itself, or Deno running this
+ * program with rtok's permissions. Not `rtok` from PATH, which may be another version.
+ */
+export function selfArgv(
+  execPath: string = Deno.execPath(),
+  mainModule: string = Deno.mainModule,
+): string[] {
+  if (!/(^|\/)deno(\.exe)?$/.test(execPath)) return [execPath];
+  const words = [execPath, "run", "-q", ...RTOK_PERMISSIONS];
+  if (!mainModule.startsWith("file:")) return [...words, mainModule];
+  const target = decodeURIComponent(new URL(mainModule).pathname);
+  const config = joinPath(parentDir(target), "deno.json");
+  try {
+    if (Deno.statSync(config).isFile) words.push("--config", config);
+  } catch { /* run without: the import map is only needed for the npm packages */ }
+  return [...words, target];
+}
+
+// Where a tool runs or searches: the given directory (relative to the server's), canonical.
+async function _directory(dir: string | undefined): Promise<string> {
+  const path = dir === undefined || dir === ""
+    ? Deno.cwd()
+    : dir.startsWith("/")
+    ? dir
+    : joinPath(Deno.cwd(), dir);
+  try {
+    const real = await Deno.realPath(path);
+    if ((await Deno.stat(real)).isDirectory) return real;
+  } catch { /* said below */ }
+  throw new Deno.errors.NotFound(`cwd "${dir}" is not a directory: give an existing directory`);
+}
+
+async function _withStore<T>(b: Boot, fn: (store: Store, home: string) => Promise<T>): Promise<T> {
+  const store = await openStore(b);
+  if (store === null || b.home === null) {
+    throw new Error("rtok's store cannot be opened (the server's stderr says why); set RTOK_HOME");
+  }
+  try {
+    return await fn(store, b.home);
+  } finally {
+    store.close();
+  }
+}
+
+// Text over the answer limit: its head and tail around one pointer line, the whole kept in
+// the archive. Without the archive nothing is cut.
+async function _fit(
+  b: Boot,
+  text: string,
+  meta: { command: string; cwd: string; exitCode: number; family: string },
+): Promise<{ text: string; id: string | null }> {
+  if (text.length <= MAX_ANSWER_CHARS) return { text, id: null };
+  const store = await openStore(b);
+  if (store === null) return { text, id: null };
+  let id: string | null;
+  try {
+    id = await context(b, store).keepRaw(new TextEncoder().encode(text), meta);
+  } finally {
+    store.close();
+  }
+  if (id === null) return { text, id: null };
+  const lines = text.split("\n");
+  const head: string[] = [];
+  let used = 0;
+  const budget = Math.floor(MAX_ANSWER_CHARS * 0.6);
+  while (head.length < lines.length && used + lines[head.length].length < budget) {
+    used += lines[head.length].length + 1;
+    head.push(lines[head.length]);
+  }
+  const tail: string[] = [];
+  used = 0;
+  const tailBudget = Math.floor(MAX_ANSWER_CHARS * 0.3);
+  for (let i = lines.length - 1; i >= head.length; i--) {
+    if (used + lines[i].length >= tailBudget) break;
+    used += lines[i].length + 1;
+    tail.unshift(lines[i]);
+  }
+  const cut = lines.length - head.length - tail.length;
+  return {
+    text: [
+      ...head,
+      `[rtok: cut ${cut} lines over the ${MAX_ANSWER_CHARS}-char answer limit; raw: rtok expand ${id}]`,
+      ...tail,
+    ].join("\n"),
+    id,
+  };
+}
+
+interface _Done {
+  code: number;
+  signal: Deno.Signal | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+// Each stream keeps at most this much; past it the child's output is counted, not held.
+const _HOLD_BYTES = 16 * 1024 * 1024;
+
+async function _spawnCapped(
+  argv: readonly string[],
+  cwd: string,
+  timeoutMs: number,
+): Promise<_Done> {
+  // setsid makes the child a process-group leader, so a timeout kills its children too.
+  const setsid = Deno.build.os === "linux"
+    ? onPath("setsid", _env("PATH") ?? "/usr/bin:/bin")
+    : null;
+  const [cmd, ...rest] = setsid ? [joinPath(setsid, "setsid"), ...argv] : argv;
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(cmd, {
+      args: rest,
+      cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (e) {
+    const code = e instanceof Deno.errors.NotFound ? 127 : 126;
+    return {
+      code,
+      signal: null,
+      stdout: "",
+      stderr: `${cmd}: ${(e as Error).message}`,
+      timedOut: false,
+    };
+  }
+  let timedOut = false;
+  const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  const kill = (sig: Deno.Signal) => {
+    try {
+      if (setsid) Deno.kill(-child.pid, sig);
+      else child.kill(sig);
+    } catch { /* already gone */ }
+  };
+  let hard: ReturnType<typeof setTimeout> | undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill("SIGTERM");
+    hard = setTimeout(() => {
+      kill("SIGKILL");
+      // A grandchild outside the group may still hold a pipe open: stop reading it.
+      for (const r of readers) r.cancel().catch(() => {});
+    }, 2000);
+  }, timeoutMs);
+  const read = async (stream: ReadableStream<Uint8Array>): Promise<string> => {
+    const reader = stream.getReader();
+    readers.push(reader);
+    const chunks: Uint8Array[] = [];
+    let held = 0;
+    let dropped = 0;
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        if (held + value.byteLength <= _HOLD_BYTES) {
+          chunks.push(value);
+          held += value.byteLength;
+        } else dropped += value.byteLength;
+      }
+    } catch { /* cancelled after the time limit */ }
+    const all = new Uint8Array(held);
+    let off = 0;
+    for (const c of chunks) {
+      all.set(c, off);
+      off += c.byteLength;
+    }
+    const text = new TextDecoder().decode(all);
+    return dropped ? `${text}\n[rtok: ${dropped} more bytes were not kept]\n` : text;
+  };
+  const [stdout, stderr, status] = await Promise.all([
+    read(child.stdout),
+    read(child.stderr),
+    child.status,
+  ]);
+  clearTimeout(timer);
+  if (hard !== undefined) clearTimeout(hard);
+  return { code: status.code, signal: status.signal, stdout, stderr, timedOut };
+}
+
+function _env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}

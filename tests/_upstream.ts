@@ -1,0 +1,334 @@
+/**
+ * A loopback stand-in for the model APIs that records every request byte for byte, and the
+ * proxy started in front of it, for the proxy's tests.
+ *
+ * @module
+ */
+
+import { CLI, RTOK_PERMS } from "./_helpers.ts";
+
+/** One request the stand-in received. */
+export interface Received {
+  /** Method. */
+  readonly method: string;
+  /** Path and query. */
+  readonly path: string;
+  /** Its headers, lower-cased names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as received. */
+  readonly body: Uint8Array;
+  /** The body as text. */
+  readonly text: string;
+}
+
+/** What the stand-in answers: the exact bytes it sent are kept in `sent`. */
+export type Answer = (req: Received) => Response | Promise<Response>;
+
+/** The stand-in: its URL, what it received, what it sent. */
+export interface Upstream extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** Requests, in order. */
+  readonly received: Received[];
+  /** The bytes of each response body it sent, in order. */
+  readonly sent: Uint8Array[];
+  /** Set to change how it answers. */
+  answer: Answer;
+  /** Resolves when a streamed answer was cancelled by its reader. */
+  cancelled: PromiseWithResolvers<void>;
+}
+
+/** An SSE body from events: `event: <type>` and `data: <json>` per event. */
+export function sse(events: readonly Record<string, unknown>[], named = true): string {
+  return events.map((e) => `${named ? `event: ${e.type}\n` : ""}data: ${JSON.stringify(e)}\n\n`)
+    .join("");
+}
+
+/** A stand-in answer per route, with usage in each, streamed when the request asks. */
+export const DEFAULT_ANSWER: Answer = (req) => {
+  let body;
+  try {
+    body = JSON.parse(req.text || "{}");
+  } catch {
+    return Response.json({ type: "error", error: { type: "invalid_request_error" } }, {
+      status: 400,
+    });
+  }
+  const model = body.model ?? "stand-in";
+  if (req.path.startsWith("/v1/messages/count_tokens")) {
+    return Response.json({ input_tokens: 1234 });
+  }
+  if (req.path.startsWith("/v1/messages")) {
+    const usage = {
+      input_tokens: 1500,
+      output_tokens: 1,
+      cache_creation_input_tokens: 300,
+      cache_read_input_tokens: 7000,
+    };
+    if (!body.stream) {
+      return Response.json({
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model,
+        content: [{ type: "text", text: "done" }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 42 },
+      });
+    }
+    return new Response(
+      sse([
+        {
+          type: "message_start",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage,
+          },
+        },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "ping" },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "do" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "ne" } },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: "end_turn", stop_sequence: null },
+          usage: { output_tokens: 42 },
+        },
+        { type: "message_stop" },
+      ]),
+      { headers: { "content-type": "text/event-stream; charset=utf-8" } },
+    );
+  }
+  if (req.path.includes("/chat/completions")) {
+    const usage = {
+      prompt_tokens: 2000,
+      completion_tokens: 17,
+      total_tokens: 2017,
+      prompt_tokens_details: { cached_tokens: 1024 },
+    };
+    if (!body.stream) {
+      return Response.json({
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        created: 1,
+        model,
+        choices: [{
+          index: 0,
+          message: { role: "assistant", content: "done" },
+          finish_reason: "stop",
+        }],
+        usage,
+      });
+    }
+    const chunk = (delta: unknown, finish: string | null) => ({
+      id: "chatcmpl-1",
+      object: "chat.completion.chunk",
+      created: 1,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const chunks = [
+      chunk({ role: "assistant", content: "do" }, null),
+      chunk({ content: "ne" }, null),
+    ];
+    chunks.push(chunk({}, "stop"));
+    const text = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") +
+      (body.stream_options?.include_usage
+        ? `data: ${
+          JSON.stringify({
+            id: "chatcmpl-1",
+            object: "chat.completion.chunk",
+            created: 1,
+            model,
+            choices: [],
+            usage,
+          })
+        }\n\n`
+        : "") +
+      "data: [DONE]\n\n";
+    return new Response(text, { headers: { "content-type": "text/event-stream" } });
+  }
+  if (req.path.includes("/responses")) {
+    const response = {
+      id: "resp_1",
+      object: "response",
+      created_at: 1,
+      status: "completed",
+      model,
+      output: [{
+        type: "message",
+        id: "msg_1",
+        status: "completed",
+        role: "assistant",
+        content: [{ type: "output_text", text: "done", annotations: [] }],
+      }],
+      usage: {
+        input_tokens: 3000,
+        input_tokens_details: { cached_tokens: 2048 },
+        output_tokens: 9,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 3009,
+      },
+    };
+    if (!body.stream) return Response.json(response);
+    return new Response(
+      sse([
+        {
+          type: "response.created",
+          sequence_number: 0,
+          response: { ...response, status: "in_progress", output: [], usage: null },
+        },
+        {
+          type: "response.output_text.delta",
+          sequence_number: 1,
+          item_id: "msg_1",
+          output_index: 0,
+          content_index: 0,
+          delta: "done",
+        },
+        { type: "response.completed", sequence_number: 2, response },
+      ]),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  }
+  return Response.json({ object: "list", data: [] });
+};
+
+/** Starts the stand-in on a free loopback port. */
+export function startUpstream(answer: Answer = DEFAULT_ANSWER): Upstream {
+  const received: Received[] = [];
+  const sent: Uint8Array[] = [];
+  const up: Upstream = {
+    url: "",
+    received,
+    sent,
+    answer,
+    cancelled: Promise.withResolvers<void>(),
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    const body = new Uint8Array(await req.arrayBuffer());
+    const r: Received = {
+      method: req.method,
+      path: url.pathname + url.search,
+      headers: Object.fromEntries(req.headers),
+      body,
+      text: new TextDecoder().decode(body),
+    };
+    received.push(r);
+    const res = await up.answer(r);
+    if (!res.body) return res;
+    // Record what goes out as it goes, and notice a reader that stops early.
+    const chunks: Uint8Array[] = [];
+    sent.push(new Uint8Array());
+    const slot = sent.length - 1;
+    const reader = res.body.getReader();
+    const out = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        const { done, value } = await reader.read();
+        if (done) {
+          sent[slot] = concat(chunks);
+          c.close();
+          return;
+        }
+        chunks.push(value);
+        sent[slot] = concat(chunks);
+        c.enqueue(value);
+      },
+      cancel() {
+        up.cancelled.resolve();
+        return reader.cancel();
+      },
+    });
+    return new Response(out, { status: res.status, headers: res.headers });
+  });
+  (up as { url: string }).url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+  return up;
+}
+
+/** Bytes of several chunks, in order. */
+export function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** `rtok proxy` running as a process in front of `upstream`. */
+export interface RunningProxy extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** What it printed on stderr so far. */
+  stderr(): string;
+}
+
+/** Starts `rtok proxy` on a free port with `RTOK_HOME=home`, both upstreams at `upstream`. */
+export async function startProxy(
+  home: string,
+  upstream: string,
+  extra: readonly string[] = [],
+): Promise<RunningProxy> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      ...RTOK_PERMS,
+      CLI,
+      "proxy",
+      "--port",
+      "0",
+      "--anthropic-upstream",
+      upstream,
+      "--openai-upstream",
+      upstream,
+      ...extra,
+    ],
+    env: { RTOK_HOME: home, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let err = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const pump = (async () => {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      err += value;
+    }
+  })();
+  const deadline = Date.now() + 30_000;
+  let url = "";
+  while (!url) {
+    const m = /listening on (http:\/\/\S+)/.exec(err);
+    if (m) url = m[1];
+    else if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`rtok proxy did not start: ${err}`);
+    } else await new Promise((r) => setTimeout(r, 20));
+  }
+  return {
+    url,
+    stderr: () => err,
+    async [Symbol.asyncDispose]() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+      await pump;
+    },
+  };
+}
