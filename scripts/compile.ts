@@ -10,8 +10,9 @@ import { RTOK_PERMISSIONS } from "./permissions.ts";
 
 const target = Deno.args[0] ?? "dist/rtok";
 const out = await new Deno.Command(Deno.execPath(), {
-  // The Worker that runs user and project filters is started by URL, and the filter modules
-  // are loaded by computed specifier (filters/index.ts), so both are named here to be embedded.
+  // The Worker that runs user and project filters is started by URL, and the surfaces and the
+  // filter modules are loaded by computed specifier (src/surfaces/mod.ts, filters/index.ts),
+  // so all are named here to be embedded.
   args: [
     "compile",
     "--no-check",
@@ -20,6 +21,8 @@ const out = await new Deno.Command(Deno.execPath(), {
     "src/plugins/cmd/toml/worker.ts",
     "--include",
     "filters/",
+    "--include",
+    "src/surfaces/",
     "--output",
     target,
     "cli.ts",

@@ -5,6 +5,11 @@
  * @module
  */
 
+// A computed specifier keeps Deno from walking every surface's modules (the MCP SDK, zod, the
+// proxy, every filter) when any rtok process starts; only the surface that runs loads. The
+// type argument names the module for the type checker only.
+const _load = <M>(path: string): Promise<M> => import(new URL(path, import.meta.url).href);
+
 /** A permission a surface may keep. */
 export type Perm = "read" | "write" | "net" | "env" | "run" | "ffi" | "sys";
 
@@ -34,68 +39,74 @@ export const ALL_PERMISSIONS: readonly Perm[] = [
 export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
   gain: {
     permissions: ["read", "write", "env"],
-    load: () => import("./gain.ts"),
+    load: () => _load<typeof import("./gain.ts")>("./gain.ts"),
   },
   expand: {
     permissions: ["read", "write", "env"],
-    load: () => import("./expand.ts"),
+    load: () => _load<typeof import("./expand.ts")>("./expand.ts"),
   },
   config: {
     permissions: ["read", "env"],
-    load: () => import("./config_cmd.ts"),
+    load: () => _load<typeof import("./config_cmd.ts")>("./config_cmd.ts"),
   },
   // The agent's hook: reads settings, appends to the spool; never spawns, never listens.
   hook: {
     permissions: ["read", "write", "env"],
-    load: () => import("./hook.ts"),
+    load: () => _load<typeof import("./hook.ts")>("./hook.ts"),
   },
   rewrite: {
     permissions: ["read", "env"],
-    load: () => import("./rewrite_cmd.ts"),
+    load: () => _load<typeof import("./rewrite_cmd.ts")>("./rewrite_cmd.ts"),
   },
   init: {
     permissions: ["read", "write", "env"],
-    load: () => import("./init.ts"),
+    load: () => _load<typeof import("./init.ts")>("./init.ts"),
   },
   filters: {
     permissions: ["read", "write", "env"],
-    load: () => import("./filters_cmd.ts"),
+    load: () => _load<typeof import("./filters_cmd.ts")>("./filters_cmd.ts"),
   },
   // One module serves both words; each entry tells it which.
   trust: {
     permissions: ["read", "write", "env"],
-    load: () => import("./trust_cmd.ts").then((m) => ({ main: (a) => m.main(["trust", ...a]) })),
+    load: () =>
+      _load<typeof import("./trust_cmd.ts")>("./trust_cmd.ts").then((m) => ({
+        main: (a) => m.main(["trust", ...a]),
+      })),
   },
   untrust: {
     permissions: ["read", "write", "env"],
-    load: () => import("./trust_cmd.ts").then((m) => ({ main: (a) => m.main(["untrust", ...a]) })),
+    load: () =>
+      _load<typeof import("./trust_cmd.ts")>("./trust_cmd.ts").then((m) => ({
+        main: (a) => m.main(["untrust", ...a]),
+      })),
   },
   // Listens and forwards to the model APIs; writes the ledger and the archive.
   proxy: {
     permissions: ["read", "write", "env", "net"],
-    load: () => import("./proxy.ts"),
+    load: () => _load<typeof import("./proxy.ts")>("./proxy.ts"),
   },
   // The MCP server: the SDK loads only here. Runs commands (rtok_run), writes the ledger.
   mcp: {
     permissions: ["read", "write", "env", "run"],
-    load: () => import("./mcp.ts"),
+    load: () => _load<typeof import("./mcp.ts")>("./mcp.ts"),
   },
   // Writes: the search index is filled when a search runs.
   search: {
     permissions: ["read", "write", "env"],
-    load: () => import("./search_cmd.ts"),
+    load: () => _load<typeof import("./search_cmd.ts")>("./search_cmd.ts"),
   },
   // Runs the installed hook to see that it answers.
   doctor: {
     permissions: ["read", "write", "env", "run"],
-    load: () => import("./doctor.ts"),
+    load: () => _load<typeof import("./doctor.ts")>("./doctor.ts"),
   },
 };
 
 /** `rtok <tool> [args…]`: runs any program, so it keeps `run`. */
 export const RUN_SURFACE: SurfaceEntry = {
   permissions: ["read", "write", "env", "run"],
-  load: () => import("./run.ts"),
+  load: () => _load<typeof import("./run.ts")>("./run.ts"),
 };
 
 /** Revokes every permission not in `keep`, for the rest of the process. */
