@@ -106,6 +106,45 @@ export function foldLibraryFrames(lines: readonly string[]): { lines: string[]; 
   return { lines: out, folded };
 }
 
+// node's excerpt header above an uncaught error: `/abs/file.js:3` (or `file:///…` for ESM).
+const EXCERPT_HEADER = /^((?:file:\/\/)?\/[^():]+):(\d+)$/;
+const CARET = /^\s*\^+\s*$/;
+
+/**
+ * node's source excerpt above an uncaught error (`/app/calc.js:3`, the code line, a caret
+ * under it, a blank) written as the code line under the frame naming the same file and line
+ * (`    at divide (/app/calc.js:3:22)`): the header repeats that frame and the caret only
+ * marks a column the frame gives. When no frame below names that line, the excerpt stays.
+ */
+export function foldSourceExcerpt(lines: readonly string[]): string[] {
+  const out = [...lines];
+  for (let i = 0; i < out.length; i++) {
+    const header = EXCERPT_HEADER.exec(out[i]);
+    if (!header || !CARET.test(out[i + 2] ?? "") || (out[i + 1] ?? "").trim() === "") continue;
+    const where = `${header[1]}:${header[2]}:`;
+    const end = out[i + 3] === "" ? i + 4 : i + 3;
+    // The error's message lines, then its first frame, which must be the excerpt's line.
+    let frame = end;
+    while (frame < out.length && frame < end + 20 && !/^\s+at \S/.test(out[frame])) frame++;
+    // A frame carrying an error object's `{` has the object's fields under it: leave it be.
+    if (!out[frame]?.includes(where) || out[frame].endsWith(" {")) continue;
+    const code = out[i + 1].trim();
+    out.splice(frame + 1, 0, `      ${code}`);
+    out.splice(i, end - i);
+    i = frame - (end - i);
+  }
+  return out;
+}
+
+// `    at Object.<anonymous> (/app/report.js:3:23)`: a module's top-level code, which names no
+// function; node writes an unnamed frame as `    at /app/report.js:3:23`.
+const ANONYMOUS_FRAME = /^(\s+at )Object\.<anonymous> \((.+:\d+:\d+)\)((?: \{)?)$/;
+
+/** `at Object.<anonymous> (file:1:2)` frames written as node writes any unnamed frame. */
+export function shortenAnonymousFrames(lines: readonly string[]): string[] {
+  return lines.map((line) => line.replace(ANONYMOUS_FRAME, "$1$2$3"));
+}
+
 // An absolute path in a stack frame or in node's `path:line` source excerpt header.
 const FRAME_PATH = /^\s+at (?:.* \()?(\/[^():]+):\d+:\d+\)?(?: \{)?$/;
 const EXCERPT_PATH = /^(\/[^():]+):\d+$/;

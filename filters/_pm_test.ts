@@ -5,7 +5,9 @@ import {
   dropNodeFrames,
   factorStackPaths,
   foldLibraryFrames,
+  foldSourceExcerpt,
   screenLines,
+  shortenAnonymousFrames,
   withoutTiming,
 } from "./_pm.ts";
 
@@ -104,4 +106,45 @@ Deno.test("factorStackPaths writes a long shared directory once, and a short one
   const short = ["    at f (/a/b/c.js:1:1)", "    at g (/a/b/d.js:1:1)"];
   deepStrictEqual(factorStackPaths(short), short);
   deepStrictEqual(factorStackPaths(["    at f (/x/y/z/q.js:1:1)"]), ["    at f (/x/y/z/q.js:1:1)"]);
+});
+
+Deno.test("foldSourceExcerpt writes node's excerpt under the frame naming its line", () => {
+  const raw = [
+    "/app/calc.js:3",
+    '  if (b === 0) throw new RangeError("zero");',
+    "               ^",
+    "",
+    "RangeError: zero",
+    "    at divide (/app/calc.js:3:22)",
+    "    at main (/app/report.js:3:23)",
+  ];
+  deepStrictEqual(foldSourceExcerpt(raw), [
+    "RangeError: zero",
+    "    at divide (/app/calc.js:3:22)",
+    '      if (b === 0) throw new RangeError("zero");',
+    "    at main (/app/report.js:3:23)",
+  ]);
+  // No frame names line 3 of calc.js: the excerpt is the only place that says it, so it stays.
+  const elsewhere = raw.map((l) => l.replace("calc.js:3:22", "calc.js:9:1"));
+  deepStrictEqual(foldSourceExcerpt(elsewhere), elsewhere);
+  // A frame that opens an error object's fields keeps them right under it.
+  const fields = [...raw.slice(0, 5), "    at divide (/app/calc.js:3:22) {", "  code: 'X'", "}"];
+  deepStrictEqual(foldSourceExcerpt(fields), fields);
+});
+
+Deno.test("shortenAnonymousFrames writes a module's top-level frame as node writes unnamed ones", () => {
+  deepStrictEqual(
+    shortenAnonymousFrames([
+      "    at Object.<anonymous> (/app/report.js:3:23)",
+      "    at Object.<anonymous> (/app/t.js:5:8) {",
+      "    at Object.run (/app/x.js:1:1)",
+      "Object.<anonymous> (/app/report.js:3:23)",
+    ]),
+    [
+      "    at /app/report.js:3:23",
+      "    at /app/t.js:5:8 {",
+      "    at Object.run (/app/x.js:1:1)",
+      "Object.<anonymous> (/app/report.js:3:23)",
+    ],
+  );
 });

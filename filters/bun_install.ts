@@ -1,7 +1,7 @@
 /**
- * `bun install` / `bun i`: the packages added and removed (`+ app-server@3.1.0`) on one line,
- * the count (`27 packages installed`), blocked lifecycle scripts, `Saved lockfile`, and every
- * warning and error. Cut and named: timings. The version banner and the
+ * `bun install` / `bun i`: the packages added and removed on one line (`+ app-server@3.1.0,
+ * fast-hash@2.0.0, - left-pad@1.3.0`), the count (`27 packages installed`), blocked lifecycle
+ * scripts, `Saved lockfile`, and every warning and error. Cut and named: timings. The version banner and the
  * `Resolving dependencies` / `Resolved, downloaded and extracted [n]` progress lines go silently.
  * bun prints its summary on stdout and its progress, warnings and errors on stderr: the filter
  * reads either.
@@ -28,7 +28,7 @@ export function filterBunInstall(raw: string, _input?: FilterInput): Filtered {
     if (CHANGE.test(line)) {
       const changes = [line];
       while (i + 1 < lines.length && CHANGE.test(lines[i + 1])) changes.push(lines[++i].trimEnd());
-      out.push(changes.join(", "));
+      out.push(signOnce(changes));
       continue;
     }
     if (TIMED.test(line)) {
@@ -40,6 +40,13 @@ export function filterBunInstall(raw: string, _input?: FilterInput): Filtered {
     out.push(line);
   }
   return { text: out.length ? out.join("\n") + "\n" : "", cut: cuts.list() };
+}
+
+// `+ a@1`, `+ b@2`, `- c@3` as `+ a@1, b@2, - c@3`: the sign once for each run of it.
+function signOnce(changes: readonly string[]): string {
+  return changes.map((change, i) =>
+    i > 0 && change[0] === changes[i - 1][0] ? change.slice(2) : change
+  ).join(", ");
 }
 
 function bunInstallFamily(name: string): CommandFilter {

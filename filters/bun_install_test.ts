@@ -18,7 +18,7 @@ Blocked 1 postinstall. Run \`bun pm untrusted\` for details.
   const out = filterBunInstall(raw, OK);
   strictEqual(
     out.text,
-    "+ app-server@3.1.0, + fast-hash@2.0.0, - left-pad@1.3.0\n27 packages installed\n" +
+    "+ app-server@3.1.0, fast-hash@2.0.0, - left-pad@1.3.0\n27 packages installed\n" +
       "Blocked 1 postinstall. Run `bun pm untrusted` for details.\n",
   );
   deepStrictEqual(out.cut, ["timing"]);

@@ -5,7 +5,8 @@
  * mismatches and unapproved install scripts one line each, a peer conflict (`ERESOLVE`) as what
  * was found and what was wanted. Cut and named: timings, the funding notice, update notices,
  * deprecation notes, the `node_modules/` locations and further dependents of a peer conflict,
- * the log file path, npm's generic hints and a usage text. npm prints its summary on stdout and
+ * the log file path, npm's generic hints (and its reminder of what `--force` does) and a usage
+ * text. npm prints its summary on stdout and
  * its warnings and errors on stderr: the filter reads either, or both interleaved.
  *
  * @module
@@ -43,6 +44,7 @@ const HINTS = [
   /^The requested resource '.+' could not be found or you do not have permission to access it\.$/,
 ];
 const LOG_PATH = /^A complete log of this run can be found in:/;
+const FORCE_REMINDER = /^using --force Recommended protections disabled\.$/;
 const FIX_PEERS =
   /^Fix the upstream dependency conflict, or retry this command with (.+?) to accept an incorrect \(and potentially broken\) dependency resolution\.$/;
 
@@ -318,6 +320,12 @@ function warning(
   const deprecated = /^deprecated ((?:@[^\s@/]+\/)?[^\s@]+@[^\s:]+):?(?: |$)/.exec(text);
   if (deprecated) {
     onDeprecated(deprecated[1]);
+    return i;
+  }
+  // npm's fixed reminder of what --force does; the flag itself stays named.
+  if (FORCE_REMINDER.test(text)) {
+    out.push("npm warn using --force");
+    cuts.add("npm hints");
     return i;
   }
   // The lines that carry on this warning: same tag, or a peer conflict's report.

@@ -135,12 +135,12 @@ Deno.test("npmInstallFilter reads a peer conflict as wanted, found and conflicti
   const out = filterNpmInstall(FORCE, OK);
   strictEqual(
     out.text,
-    "npm warn using --force Recommended protections disabled.\n" +
+    "npm warn using --force\n" +
       'npm warn ERESOLVE overriding peer dependency: could not resolve peer view-core@"^17.0.0" ' +
       "from ui-widgets@4.0.0; found view-core@18.2.0; conflicting peer view-core@17.0.2\n" +
       "npm warn deprecated (1): glob-walk@7.2.3\n",
   );
-  deepStrictEqual(out.cut, ["dependency paths", "deprecation notes"]);
+  deepStrictEqual(out.cut, ["npm hints", "dependency paths", "deprecation notes"]);
 });
 
 Deno.test("npmInstallFilter keeps an ERESOLVE error's code, conflict and way out", () => {

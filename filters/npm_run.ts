@@ -5,7 +5,9 @@
  * `$ jest` lines of pnpm, yarn and bun, and Yarn's `yarn run v1.22.22` (they echo package.json).
  * Cut and named: Yarn's closing timing and documentation link, npm's log-file path and hints, and
  * the frames of a Node.js stack trace that lie inside node itself (`node:internal/…`). A line
- * repeated back to back is written once with its count. The exit status stays: the manager's own
+ * repeated back to back is written once with its count; a run of lines of one shape (a build's
+ * table of the files it wrote) keeps its first and last lines and counts the rest ("similar
+ * lines"), though a line reporting a problem never folds. The exit status stays: the manager's own
  * failure line (`npm error …`, `ELIFECYCLE`, `error Command failed with exit code 1.`), or, when
  * the manager printed none (npm 11 prints nothing), a closing `… failed with exit code N` line.
  *
@@ -13,7 +15,15 @@
  */
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
-import { Cuts, dropNodeFrames, factorStackPaths, foldLibraryFrames, screenLines } from "./_pm.ts";
+import {
+  Cuts,
+  dropNodeFrames,
+  factorStackPaths,
+  foldLibraryFrames,
+  foldSourceExcerpt,
+  screenLines,
+  shortenAnonymousFrames,
+} from "./_pm.ts";
 import { errorLines, logLine } from "./npm_install.ts";
 
 /** Which package manager runs the script: it decides the framing lines. */
@@ -88,7 +98,8 @@ export function filterScript(
   if (libraryFrames > 0) cuts.add("node_modules frames");
   const versionless = folded.filter((line) => !NODE_VERSION.test(line));
   if (versionless.length < folded.length) cuts.add("node version");
-  const out = collapseRepeats(foldTapPasses(factorStackPaths(versionless), cuts))
+  const stacks = factorStackPaths(shortenAnonymousFrames(foldSourceExcerpt(versionless)));
+  const out = collapseRepeats(foldSimilarLines(foldTapPasses(trimTap(stacks), cuts), cuts))
     .filter((line, i, all) => line !== "" || (i > 0 && all[i - 1] !== ""));
   while (out.length && out[out.length - 1] === "") out.pop();
   if (input.exitCode !== 0 && !out.some((l) => FAILURE.test(l))) {
@@ -96,6 +107,40 @@ export function filterScript(
     out.push(`${name}${script} failed with exit code ${input.exitCode}`);
   }
   return { text: out.length ? out.join("\n") + "\n" : "", cut: cuts.list() };
+}
+
+// TAP's framing: the version header, and the `---`/`...` around a failure's YAML details.
+const TAP_VERSION = /^TAP version \d+$/;
+const TAP_NOT_OK = /^\s*not ok \d+/;
+const TAP_PLAN = /^1\.\.(\d+)$/;
+
+/**
+ * TAP without its framing: the `TAP version 13` header, the `  ---` and `  ...` lines around a
+ * failure's indented details (the indent marks them), and the `1..N` plan when a closing
+ * `# tests N` count says the same.
+ */
+function trimTap(lines: readonly string[]): string[] {
+  const counted = new Set(
+    lines.map((l) => /^# tests (\d+)$/.exec(l)?.[1]).filter((n) => n !== undefined),
+  );
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (TAP_VERSION.test(line)) continue;
+    if (counted.has(TAP_PLAN.exec(line)?.[1] ?? "")) continue;
+    if (/^\s+---$/.test(line) && TAP_NOT_OK.test(lines[i - 1] ?? "")) {
+      const indent = line.indexOf("-");
+      let end = i + 1;
+      while (end < lines.length && lines[end].startsWith(" ".repeat(indent + 1))) end++;
+      if (lines[end] === `${" ".repeat(indent)}...`) {
+        out.push(...lines.slice(i + 1, end));
+        i = end;
+        continue;
+      }
+    }
+    out.push(line);
+  }
+  return out;
 }
 
 /** Passing TAP lines in a row (`ok 3 - adds`) folded into one line when there are this many. */
@@ -141,6 +186,51 @@ function foldTapPasses(lines: readonly string[], cuts: Cuts): string[] {
       .map((l) => /^ok (\d+)/i.exec(l)![1]);
     out.push(`ok ×${passes} (tests ${numbers[0]}–${numbers[numbers.length - 1]})`);
     cuts.add("passing test names");
+    i = end - 1;
+  }
+  return out;
+}
+
+/** Lines of one shape in a row (a build's file table) fold when there are this many. */
+export const SIMILAR_FOLD_AT: number = 8;
+/** Of a folded run of similar lines, how many stay at its start and at its end. */
+export const SIMILAR_KEPT: { readonly head: number; readonly tail: number } = { head: 3, tail: 2 };
+
+// A line that reports a problem never folds, however many like it there are.
+const PROBLEM =
+  /\b(?:errors?|fail(?:ed|ures?|s)?|warn(?:ings?)?|exceptions?|fatal|panic|denied|cannot|unable|invalid|missing|not found|deprecated|vulnerab\w*|not ok)\b|[✗✖✘×]|\bERR[!_]/i;
+const FRAME = /^\s+at \S/;
+
+// A line's shape: each word (hyphens in it too, as in a content hash `C0eDvzG-`) one `w`,
+// each run of spaces one space.
+const shape = (line: string) =>
+  line.replace(/[A-Za-z0-9_][A-Za-z0-9_-]*/g, "w").replace(/\s+/g, " ");
+const foldable = (line: string) => line.trim() !== "" && !PROBLEM.test(line) && !FRAME.test(line);
+
+/**
+ * A run of lines of one shape (`dist/assets/p01-Bjp5fxuM.js  0.07 kB │ gzip: 0.09 kB`, one per
+ * file a build wrote) as its first and last lines and a `… N more like these` line: a listing is
+ * counted, not copied. Lines that report a problem and stack frames never fold.
+ */
+function foldSimilarLines(lines: readonly string[], cuts: Cuts): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let end = i + 1;
+    if (foldable(lines[i])) {
+      const s = shape(lines[i]);
+      while (end < lines.length && foldable(lines[end]) && shape(lines[end]) === s) end++;
+    }
+    if (end - i < SIMILAR_FOLD_AT) {
+      out.push(lines[i]);
+      continue;
+    }
+    const { head, tail } = SIMILAR_KEPT;
+    out.push(
+      ...lines.slice(i, i + head),
+      `… ${end - i - head - tail} more like these`,
+      ...lines.slice(end - tail, end),
+    );
+    cuts.add("similar lines");
     i = end - 1;
   }
   return out;

@@ -5,6 +5,8 @@ import {
   npmTestFilter,
   pnpmRunFilter,
   pnpmTestFilter,
+  SIMILAR_FOLD_AT,
+  SIMILAR_KEPT,
   TAP_FOLD_AT,
   yarnRunFilter,
   yarnTestFilter,
@@ -30,13 +32,10 @@ RangeError: division by zero
 Node.js v20.20.2
 `;
 
-const CRASH_OUT = `/app/src/calc.js:3
-  if (b === 0) throw new RangeError("division by zero");
-               ^
-
-RangeError: division by zero
+const CRASH_OUT = `RangeError: division by zero
     at exports.divide (/app/src/calc.js:3:22)
-    at Object.<anonymous> (/app/src/report.js:3:23)
+      if (b === 0) throw new RangeError("division by zero");
+    at /app/src/report.js:3:23
 `;
 
 Deno.test("npmTestFilter drops npm's banners and keeps the script's output", () => {
@@ -67,9 +66,10 @@ Deno.test("npmRunFilter writes a long shared stack directory once", () => {
   const dir = "/home/someone/work/projects/calc/src/";
   const raw = CRASH.replaceAll("/app/src/", dir);
   const out = npmRunFilter.filter(raw, { ...FAILED, args: ["report"] });
+  const [message, ...frames] = CRASH_OUT.replaceAll("/app/src/", "").split("\n");
   strictEqual(
     out.text,
-    `(stack paths below ${dir})\n` + CRASH_OUT.replaceAll("/app/src/", "") +
+    [message, `(stack paths below ${dir})`, ...frames].join("\n") +
       "npm run report failed with exit code 1\n",
   );
 });
@@ -93,7 +93,7 @@ AssertionError [ERR_ASSERTION]: adds decimals
   strictEqual(
     npmTestFilter.filter(raw, FAILED).text,
     `AssertionError [ERR_ASSERTION]: adds decimals
-    at Object.<anonymous> (/app/test.js:5:8) {
+    at /app/test.js:5:8 {
   generatedMessage: false,
   code: 'ERR_ASSERTION',
   actual: 0.30000000000000004,
@@ -146,14 +146,11 @@ Deno.test("npmTestFilter counts a run of passing TAP lines and keeps failures an
   const out = npmTestFilter.filter(raw, FAILED);
   strictEqual(
     out.text,
-    `TAP version 13
-ok ×3 (tests 1–3)
+    `ok ×3 (tests 1–3)
 # add
 ok ×6 (tests 4–9)
 not ok 7 adds decimals
-  ---
     expected: 0.3
-  ...
 ok 8 divides # SKIP not yet
 ok 9 a
 ok 10 b
@@ -166,6 +163,50 @@ npm test failed with exit code 1
   );
   deepStrictEqual(out.cut, ["passing test names"]);
   strictEqual(TAP_FOLD_AT, 3);
+});
+
+Deno.test("npmTestFilter drops a TAP plan that the closing count repeats, and keeps it alone", () => {
+  const counted = "ok 1 a\nnot ok 2 b\n  ---\n    at: t.js:3\n  ...\n1..2\n# tests 2\n# fail  1\n";
+  strictEqual(
+    npmTestFilter.filter(counted, FAILED).text,
+    "ok 1 a\nnot ok 2 b\n    at: t.js:3\n# tests 2\n# fail  1\nnpm test failed with exit code 1\n",
+  );
+  strictEqual(npmTestFilter.filter("ok 1 a\n1..1\n", OK).text, "ok 1 a\n1..1\n");
+  // A `---` line that does not open a failure's details is the script's own output.
+  strictEqual(npmTestFilter.filter("---\nok 1 a\n  ...\n", OK).text, "---\nok 1 a\n  ...\n");
+});
+
+Deno.test("npmRunFilter counts a build's table of written files and keeps its ends", () => {
+  const rows = Array.from(
+    { length: 12 },
+    (_, i) => `dist/assets/p${i + 1}-${"Ab9_-"[i % 5]}x${i}.js    0.0${i % 10} kB │ gzip: 0.09 kB`,
+  );
+  const raw = ["vite v5.4.10 building for production...", ...rows, "✓ built in 505ms"].join("\n");
+  const out = npmRunFilter.filter(raw + "\n", { ...OK, args: ["build"] });
+  const { head, tail } = SIMILAR_KEPT;
+  strictEqual(
+    out.text,
+    [
+      "vite v5.4.10 building for production...",
+      ...rows.slice(0, head),
+      `… ${12 - head - tail} more like these`,
+      ...rows.slice(12 - tail),
+      "✓ built in 505ms",
+    ].join("\n") + "\n",
+  );
+  deepStrictEqual(out.cut, ["similar lines"]);
+  // One row short of the threshold stays whole.
+  const few = rows.slice(0, SIMILAR_FOLD_AT - 1).join("\n") + "\n";
+  deepStrictEqual(npmRunFilter.filter(few, OK), { text: few, cut: [] });
+});
+
+Deno.test("npmRunFilter never folds lines that report a problem, nor stack frames", () => {
+  const warnings = Array.from({ length: 10 }, (_, i) => `src/f${i}.js: warning unused x${i}`);
+  const frames = Array.from({ length: 10 }, (_, i) => `    at f${i} (/a/f${i}.js:${i}:1)`);
+  const failing = Array.from({ length: 10 }, (_, i) => `not ok ${i + 1} case ${i}`);
+  const crossed = Array.from({ length: 10 }, (_, i) => `× case ${i} timed out`);
+  const raw = [...warnings, "Error: boom", ...frames, ...failing, ...crossed].join("\n") + "\n";
+  strictEqual(npmRunFilter.filter(raw, OK).text, raw);
 });
 
 Deno.test("npmRunFilter keeps npm 6–10's error lines in short and a missing script's help", () => {

@@ -1,9 +1,12 @@
 /**
  * `pnpm install` / `pnpm i`: the package count (`Packages: +27 -1`), the direct dependencies
  * added or removed on one line per section (`dependencies: +app-server 3.1.0, …`), every
- * warning (peer issues, deprecated subdependencies, ignored build scripts), build-script output,
- * and errors with their `ERR_PNPM_…` code and pnpm's help lines. Cut and named: the progress
- * counters, the update-available box and the closing timing. The `+++` bar (it only draws the
+ * warning (peer issues, deprecated subdependencies, ignored build scripts; the first two in
+ * fewer words, with every name and command), build-script output, and errors with their
+ * `ERR_PNPM_…` code and pnpm's help lines. Cut and named: the progress counters, the
+ * update-available box, the closing timing, and the notes on a lockfile that needed nothing
+ * (`Lockfile is up to date, resolution step is skipped`, `✓ Lockfile passes supply-chain
+ * policies`). The `+++` bar (it only draws the
  * count) and the note on how pnpm links from its store, with the store paths (configuration, the
  * same on every install), go silently. pnpm prints its report on stdout and, from pnpm 11, its
  * errors on stderr: the filter reads either.
@@ -20,6 +23,9 @@ const STORE_PATH = /^\s+(?:Content-addressable store|Virtual store) is at:/;
 const BAR = /^[+-]+$/;
 const SECTION = /^(dependencies|devDependencies|optionalDependencies|peerDependencies):$/;
 const ENTRY = /^([+-]) (\S+ \S+.*)$/;
+// What pnpm says of a lockfile that needed nothing: it is current, and it passed its checks.
+const LOCKFILE_NOTE =
+  /^(?:Lockfile is up to date, resolution step is skipped|✓ Lockfile passes supply-chain policies(?: \(verified .*\))?)$/;
 const DONE = /^Done in \d+(?:\.\d+)?m?s(?: using pnpm v\S+)?$/;
 const BOX_TOP = /^\s*╭/;
 const BOX_BOTTOM = /^\s*╰─*╯\s*$/;
@@ -59,6 +65,10 @@ export function filterPnpmInstall(raw: string, _input?: FilterInput): Filtered {
       cuts.add("timing");
       continue;
     }
+    if (LOCKFILE_NOTE.test(line)) {
+      cuts.add("lockfile notes");
+      continue;
+    }
     if (BOX_TOP.test(line)) {
       i = box(lines, i, out, cuts);
       continue;
@@ -82,9 +92,22 @@ export function filterPnpmInstall(raw: string, _input?: FilterInput): Filtered {
       }
       continue;
     }
-    out.push(line.replace(/^ (WARN|ERR_PNPM_\S+|ERROR) {2}/, "$1 "));
+    out.push(shortWarning(line.replace(/^ (WARN|ERR_PNPM_\S+|ERROR) {2}/, "$1 ")));
   }
   return { text: out.length ? out.join("\n") + "\n" : "", cut: cuts.list() };
+}
+
+// pnpm's warnings in fewer words, every name and command kept.
+const PEER_ISSUES =
+  /^(\[WARN\]|WARN) Issues with peer dependencies found\. Run "([^"]+)" to list them\.$/;
+const DEPRECATED_SUBDEPS = /^(\[WARN\]|WARN) (\d+) deprecated subdependenc(?:y|ies) found: (.+)$/;
+
+function shortWarning(line: string): string {
+  let m = PEER_ISSUES.exec(line);
+  if (m) return `${m[1]} Issues with peer dependencies found (list: ${m[2]})`;
+  m = DEPRECATED_SUBDEPS.exec(line);
+  if (m) return `${m[1]} deprecated subdependencies (${m[2]}): ${m[3]}`;
+  return line;
 }
 
 // A box pnpm draws around a notice: the update notice goes, any other box keeps its text.

@@ -35,10 +35,10 @@ Deno.test("pnpmInstallFilter keeps the count, each section's packages and every 
   strictEqual(
     out.text,
     `Packages: +27
-[WARN] Issues with peer dependencies found. Run "pnpm peers check" to list them.
+[WARN] Issues with peer dependencies found (list: pnpm peers check)
 dependencies: +app-server 3.1.0, +cookie-crumbs 0.5.0 (0.7.2 is available)
 devDependencies: +typescript 5.4.5
-[WARN] 3 deprecated subdependencies found: glob-walk@7.2.3, inflight-lite@1.0.6, rimraf-lite@3.0.2
+[WARN] deprecated subdependencies (3): glob-walk@7.2.3, inflight-lite@1.0.6, rimraf-lite@3.0.2
 `,
   );
   deepStrictEqual(out.cut, ["progress", "timing"]);
@@ -88,12 +88,11 @@ Already up to date
   strictEqual(
     out.text,
     `WARN deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported
-Lockfile is up to date, resolution step is skipped
 Already up to date
 ERR_PNPM_OUTDATED_LOCKFILE Cannot install with "frozen-lockfile" because pnpm-lock.yaml is not up to date
 `,
   );
-  deepStrictEqual(out.cut, ["update notice"]);
+  deepStrictEqual(out.cut, ["lockfile notes", "update notice"]);
 });
 
 Deno.test("pnpmInstallFilter keeps the text of a box that is not the update notice", () => {
@@ -135,4 +134,24 @@ Deno.test("pnpmInstallPassthrough defers to the ndjson reporter and --json", () 
 Deno.test("pnpm install and pnpm i share the filter and read stderr", () => {
   deepStrictEqual([pnpmInstallFilter.name, pnpmIFilter.name], ["pnpm install", "pnpm i"]);
   strictEqual(pnpmIFilter.filterStderr, true);
+});
+
+Deno.test("pnpmInstallFilter drops the notes on a lockfile that needed nothing", () => {
+  const raw = `✓ Lockfile passes supply-chain policies (verified 118ms ago)
+Lockfile is up to date, resolution step is skipped
+Packages: +27
++++++++++++++++++++++++++++
+Progress: resolved 27, reused 0, downloaded 27, added 27, done
+
+dependencies:
++ app-server 3.1.0
+
+Done in 173ms using pnpm v12.23.0
+`;
+  const out = filterPnpmInstall(raw, OK);
+  strictEqual(out.text, "Packages: +27\ndependencies: +app-server 3.1.0\n");
+  deepStrictEqual(out.cut, ["lockfile notes", "progress", "timing"]);
+  // A lockfile that is not up to date is news: it stays.
+  const stale = "Lockfile is out of date with package.json\n";
+  deepStrictEqual(filterPnpmInstall(stale, OK), { text: stale, cut: [] });
 });

@@ -4,8 +4,9 @@
  * the deprecated packages named and counted on one line, the peer-dependency warnings as one
  * line each (`peer: ui-widgets@4.0.0 has incorrect peer view-core@^17.0.0`), optional packages
  * excluded as incompatible on one line, and any other warning. Cut and named: the closing
- * timing, deprecation notes, yarn's documentation links and bug-report hint, and the frames of
- * yarn's own stack traces; the version banner and the `[1/4] Resolving packages...` steps go
+ * timing, deprecation notes, yarn's documentation links and bug-report hint, the frames of
+ * yarn's own stack traces, and the `error Found incompatible module.` that closes the
+ * incompatibility errors it sums up; the version banner and the `[1/4] Resolving packages...` steps go
  * silently. Yarn prints progress on stdout and warnings and errors on stderr: the filter reads
  * either.
  *
@@ -93,6 +94,16 @@ export function filterYarnInstall(raw: string, _input?: FilterInput): Filtered {
         items.push(TREE_ITEM.exec(lines[++i])![1]);
       }
       out.push(`info ${tree[1]} (${items.length}): ${items.join(", ")}`);
+      continue;
+    }
+    // Yarn's closing line after the incompatibility errors it sums up.
+    if (
+      line === "error Found incompatible module." &&
+      out.some((l) =>
+        /^error \S+: The (?:engine|platform|CPU architecture) .* is incompatible/.test(l)
+      )
+    ) {
+      cuts.add("yarn summary");
       continue;
     }
     out.push(line);

@@ -71,20 +71,26 @@ info Visit https://yarnpkg.com/en/docs/cli/install for documentation about this 
   deepStrictEqual(out.cut, ["yarn stack frames", "yarn hints"]);
 });
 
-Deno.test("yarnInstallFilter keeps an engine error and yarn 1's unexpected-error form", () => {
+Deno.test("yarnInstallFilter keeps an engine error, drops the line summing it up, and keeps yarn 1's unexpected-error form", () => {
   const raw =
     `error modern-only@5.0.0: The engine "node" is incompatible with this module. Expected version ">=22". Got "20.20.2"
 error Found incompatible module.
 error An unexpected error occurred: "https://registry.yarnpkg.com/nope: Not found".
 info If you think this is a bug, please open a bug report with the information provided in "/app/yarn-error.log".
 `;
+  const out = filterYarnInstall(raw, FAILED);
+  deepStrictEqual(out.cut, ["yarn summary", "yarn hints"]);
   strictEqual(
-    filterYarnInstall(raw, FAILED).text,
+    out.text,
     `error modern-only@5.0.0: The engine "node" is incompatible with this module. Expected version ">=22". Got "20.20.2"
-error Found incompatible module.
 error An unexpected error occurred: "https://registry.yarnpkg.com/nope: Not found".
 `,
   );
+});
+
+Deno.test("yarnInstallFilter keeps yarn's incompatibility summary when no error above names the module", () => {
+  const raw = "error Found incompatible module.\n";
+  deepStrictEqual(filterYarnInstall(raw, FAILED), { text: raw, cut: [] });
 });
 
 Deno.test("yarnInstallFilter lists yarn add's dependency trees on one line each", () => {

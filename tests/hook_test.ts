@@ -268,33 +268,35 @@ Deno.test("rtok hook claude finishes in under 250 ms while another process locks
 });
 
 Deno.test("the hook's module graph holds no npm package", async () => {
-  const r = await run(Deno.execPath(), ["info", "--json", `${ROOT}cli.ts`]);
-  strictEqual(r.code, 0, r.err);
-  const graph = JSON.parse(r.out) as {
-    modules: {
-      specifier: string;
-      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-    }[];
+  // What a module can load when it runs: its code imports, static or lazy, and theirs (type-only
+  // imports, like the surface table's `typeof import()`, load nothing).
+  const reach = async (entry: string) => {
+    const r = await run(Deno.execPath(), ["info", "--json", `${ROOT}${entry}`]);
+    strictEqual(r.code, 0, r.err);
+    const graph = JSON.parse(r.out) as {
+      modules: { specifier: string; dependencies?: { code?: { specifier: string } }[] }[];
+    };
+    const bySpec = new Map(graph.modules.map((m) => [m.specifier, m]));
+    const seen = new Set<string>();
+    const walk = (spec: string) => {
+      if (seen.has(spec)) return;
+      seen.add(spec);
+      for (const d of bySpec.get(spec)?.dependencies ?? []) {
+        if (d.code?.specifier) walk(d.code.specifier);
+      }
+    };
+    walk(new URL(entry, `file://${ROOT}`).href);
+    return [...seen];
   };
-  const bySpec = new Map(graph.modules.map((m) => [m.specifier, m]));
-  const hook = new URL("src/surfaces/hook.ts", `file://${ROOT}`).href;
-  // Everything cli.ts can load on the way to the hook: every import, static or lazy, except
-  // the other surfaces the surface table loads.
-  const table = new URL("src/surfaces/mod.ts", `file://${ROOT}`).href;
-  const seen = new Set<string>();
-  const walk = (spec: string) => {
-    if (seen.has(spec)) return;
-    seen.add(spec);
-    for (const d of bySpec.get(spec)?.dependencies ?? []) {
-      const target = d.code?.specifier;
-      if (target && (spec !== table || !d.isDynamic || target === hook)) walk(target);
-    }
-  };
-  walk(new URL("cli.ts", `file://${ROOT}`).href);
-  ok(seen.has(hook), "the walk reached the hook surface");
-  const foreign = [...seen].filter((s) => !s.startsWith("file://"));
-  deepStrictEqual(foreign, [], "only rtok's own modules");
-  ok(seen.has(new URL("src/rewrite/lexer.ts", `file://${ROOT}`).href), "the rewrite rules");
+  // Every rtok process loads cli.ts; the surfaces load by computed specifier, the hook's too.
+  const start = await reach("cli.ts");
+  const hook = await reach("src/surfaces/hook.ts");
+  deepStrictEqual(start.filter((s) => !s.startsWith("file://")), [], "cli.ts: only rtok's own");
+  deepStrictEqual(hook.filter((s) => !s.startsWith("file://")), [], "hook: only rtok's own");
+  ok(hook.includes(new URL("src/rewrite/lexer.ts", `file://${ROOT}`).href), "the rewrite rules");
+  ok(!start.some((s) => s.includes("/filters/") || s.includes("/surfaces/gain")), "lean start");
+  const table = await Deno.readTextFile(`${ROOT}src/surfaces/mod.ts`);
+  ok(table.includes('_load<typeof import("./hook.ts")>("./hook.ts")'), "the table loads the hook");
 });
 
 Deno.test("rtok hook claude in plan mode allows only read-only commands, whatever the allow rules", async (t) => {

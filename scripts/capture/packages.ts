@@ -9,8 +9,9 @@
  * URLs in the captured errors stay the same): npm packuments, tarballs and audit advisories built
  * from the fixed package set below, and a sparse cargo index with its crates. pip installs from
  * wheels it builds on the spot with a build backend that needs nothing from PyPI. Two npm cases
- * use the real npm registry with pinned versions. pnpm, yarn and bun are installed at pinned
- * versions into a temp prefix with npm. Every cache lives in the temp dir.
+ * use the real npm registry with pinned versions, and the build cases install vite from it.
+ * pnpm, yarn and bun are installed at pinned versions into a temp prefix with npm. Every cache
+ * lives in the temp dir.
  *
  * Facts come from the tools (a `--json` twin run, `pnpm list --json`, `yarn list --json`,
  * `pip list --format json`, `cargo metadata`) or from the inputs the script generated (which
@@ -780,6 +781,48 @@ async function bunListed(dir: string, world: World): Promise<string[]> {
   );
 }
 
+/** An app with two dozen direct dependencies, as a real one has: bun lists each it adds. */
+const APP_DEPS = {
+  "app-server": "^3.1.0",
+  "body-chunks": "^2.0.0",
+  "bytes-fmt": "^3.1.0",
+  "cookie-crumbs": "^0.5.0",
+  "etag-gen": "^1.8.1",
+  "glob-walk": "^7.2.3",
+  "iconv-mini": "^0.6.3",
+  "mime-db-lite": "^1.52.0",
+  "mime-lite": "^1.4.0",
+  "minimatch-lite": "^3.1.2",
+  "ms-time": "2.1.3",
+  "once-only": "^1.4.0",
+  "path-to-rx": "^0.1.7",
+  "range-parse": "^1.2.1",
+  "raw-stream": "^2.5.0",
+  "route-match": "^1.2.0",
+  "safer-buf": "^2.1.2",
+  "send-file": "^1.0.0",
+  "task-runner": "^0.9.0",
+  "unpipe-it": "1.0.0",
+};
+const APP_DEV_DEPS = {
+  "balanced-pair": "^1.0.0",
+  "brace-expand": "^1.1.7",
+  "fast-hash": "2.0.0",
+  "rimraf-lite": "^3.0.2",
+};
+const app = (world: World) =>
+  npmProject(world, "shop-app", APP_DEPS, { devDependencies: APP_DEV_DEPS });
+
+/** The project as a clone of it is: its pnpm-lock.yaml committed, nothing installed. */
+async function pnpmLocked(
+  world: World,
+  project: (world: World) => Promise<string> = webNoBuild,
+): Promise<string> {
+  const dir = await project(world);
+  await must(["pnpm", "install", "--lockfile-only"], dir, world.env);
+  return dir;
+}
+
 const withMissing = (world: World) =>
   npmProject(world, "shop-missing", { "app-server": "^3.1.0", "no-such-pkg": "^1.0.0" });
 
@@ -793,6 +836,18 @@ const JS_INSTALL_CASES: readonly Case[] = [
     async facts(world, dir) {
       const { direct, all } = await pnpmListed(dir, world);
       return [...direct, `+${all.size}`, ...deprecatedFacts(all), "peer dependencies"];
+    },
+  },
+  {
+    name: "pnpm_install_locked",
+    typed: ["pnpm", "install"],
+    stream: "stdout",
+    // With the resolution skipped, pnpm reports no peer or deprecation warning.
+    factsSource: "pnpm list --json --depth Infinity after the run",
+    setup: pnpmLocked,
+    async facts(world, dir) {
+      const { direct, all } = await pnpmListed(dir, world);
+      return [...direct, `+${all.size}`];
     },
   },
   {
@@ -818,6 +873,17 @@ const JS_INSTALL_CASES: readonly Case[] = [
     stream: "stdout",
     factsSource: "pnpm list --json --depth Infinity after the run",
     setup: peers,
+    async facts(world, dir) {
+      const { direct, all } = await pnpmListed(dir, world);
+      return [...direct, `+${all.size}`];
+    },
+  },
+  {
+    name: "pnpm_i_locked",
+    typed: ["pnpm", "i"],
+    stream: "stdout",
+    factsSource: "pnpm list --json --depth Infinity after the run",
+    setup: (world) => pnpmLocked(world, peers),
     async facts(world, dir) {
       const { direct, all } = await pnpmListed(dir, world);
       return [...direct, `+${all.size}`];
@@ -879,6 +945,17 @@ const JS_INSTALL_CASES: readonly Case[] = [
     stream: "stdout",
     factsSource: "bun pm ls after the run; fast-hash@2.0.0 is the one package with a postinstall",
     setup: web,
+    async facts(world, dir) {
+      const listed = await bunListed(dir, world);
+      return [...listed, "Blocked 1 postinstall"];
+    },
+  },
+  {
+    name: "bun_install_app",
+    typed: ["bun", "install"],
+    stream: "stdout",
+    factsSource: "bun pm ls after the run; fast-hash@2.0.0 is the one package with a postinstall",
+    setup: app,
     async facts(world, dir) {
       const listed = await bunListed(dir, world);
       return [...listed, "Blocked 1 postinstall"];
@@ -1306,6 +1383,79 @@ const BUILD = `console.log("built dist/calc.js (2.1 kB)");
 console.error("warning: no sourcemap for dist/calc.js");
 `;
 
+/** The vite version the build fixtures run, from npm's real registry. */
+const VITE = "vite@5.4.10";
+/** Pages of the vite app: one chunk each, as a code-split app's routes are. */
+const VITE_PAGES = 40;
+
+/**
+ * A vite app whose routes load lazily, so its build writes one chunk per page and lists each,
+ * as a real app's `npm run build` does. vite is installed once; each case starts without `dist/`.
+ */
+async function viteApp(world: World): Promise<string> {
+  const dir = join(world.tmp, "projects", "shop-front");
+  await Deno.remove(join(dir, "dist"), { recursive: true }).catch(() => {});
+  if (await Deno.stat(join(dir, "node_modules", "vite")).then(() => true, () => false)) return dir;
+  await Deno.mkdir(join(dir, "src", "pages"), { recursive: true });
+  await writeJson(join(dir, "package.json"), {
+    name: "shop-front",
+    version: "1.0.0",
+    private: true,
+    type: "module",
+    scripts: { build: "vite build" },
+  });
+  await Deno.writeTextFile(
+    join(dir, "index.html"),
+    '<!doctype html>\n<html><body><div id="app"></div>' +
+      '<script type="module" src="/src/main.js"></script></body></html>\n',
+  );
+  await Deno.writeTextFile(
+    join(dir, "src", "main.js"),
+    'const pages = import.meta.glob("./pages/*.js");\n' +
+      'const route = location.hash.slice(1) || "./pages/p01.js";\n' +
+      'pages[route]?.().then((m) => { document.querySelector("#app").textContent = m.default(); });\n',
+  );
+  for (let n = 1; n <= VITE_PAGES; n++) {
+    const id = String(n).padStart(2, "0");
+    await Deno.writeTextFile(
+      join(dir, "src", "pages", `p${id}.js`),
+      `export default function page${id}() {\n  return "page ${id}: " + "${id}".repeat(${
+        n * 3
+      });\n}\n`,
+    );
+  }
+  // Exact, so pnpm's own install before it runs a script resolves the same vite.
+  await must(
+    ["npm", "install", "--save-exact", "--no-audit", "--no-fund", VITE],
+    dir,
+    world.realEnv,
+  );
+  return dir;
+}
+
+/** A vite build's facts, from what it wrote: the html, and the entry chunk's hashed name. */
+async function viteFacts(dir: string): Promise<string[]> {
+  const assets: string[] = [];
+  for await (const e of Deno.readDir(join(dir, "dist", "assets"))) assets.push(e.name);
+  const entry = assets.find((a) => /^index-.*\.js$/.test(a));
+  if (!entry) throw new Error(`vite wrote no entry chunk in ${dir}/dist/assets`);
+  return ["dist/index.html", `dist/assets/${entry}`, "modules transformed", "built in"];
+}
+
+function viteCase(name: string, typed: string[]): Case {
+  return {
+    name,
+    typed,
+    stream: "stdout",
+    kind: "build",
+    env: (world) => world.realEnv,
+    factsSource: "the files vite wrote to dist/ (the html, the entry chunk); vite's own " +
+      "closing lines of a build that exits 0",
+    setup: viteApp,
+    facts: (_world, dir) => viteFacts(dir),
+  };
+}
+
 async function scriptProject(world: World, name: string, failing: boolean): Promise<string> {
   const dir = await npmProject(world, name, {}, {
     scripts: {
@@ -1388,6 +1538,10 @@ const SCRIPT_CASES: readonly Case[] = [
     ...REPORT_FACTS,
     "exited with code 1",
   ]),
+  viteCase("npm_run_vite", ["npm", "run", "build"]),
+  viteCase("pnpm_run_vite", ["pnpm", "run", "build"]),
+  viteCase("yarn_run_vite", ["yarn", "run", "build"]),
+  viteCase("bun_run_vite", ["bun", "run", "build"]),
 ];
 
 // ---------------------------------------------------------------------------------------------
