@@ -11,7 +11,7 @@ import { RTOK_PERMISSIONS } from "./permissions.ts";
 const target = Deno.args[0] ?? "dist/rtok";
 const out = await new Deno.Command(Deno.execPath(), {
   // The Worker that runs user and project filters is started by URL, and the surfaces and the
-  // filter modules are loaded by computed specifier (src/surfaces/mod.ts, filters/index.ts),
+  // filter modules are loaded by computed specifier (src/core/lazy.ts, filters/index.ts),
   // so all are named here to be embedded.
   args: [
     "compile",
@@ -23,6 +23,8 @@ const out = await new Deno.Command(Deno.execPath(), {
     "filters/",
     "--include",
     "src/surfaces/",
+    "--include",
+    "src/plugins/",
     "--output",
     target,
     "cli.ts",

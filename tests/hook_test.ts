@@ -290,13 +290,19 @@ Deno.test("the hook's module graph holds no npm package", async () => {
   };
   // Every rtok process loads cli.ts; the surfaces load by computed specifier, the hook's too.
   const start = await reach("cli.ts");
-  const hook = await reach("src/surfaces/hook.ts");
+  // The hook surface, and the rewrite rules it loads on a Bash call.
+  const hook = [
+    ...await reach("src/surfaces/hook.ts"),
+    ...await reach("src/plugins/cmd/pretool.ts"),
+  ];
   deepStrictEqual(start.filter((s) => !s.startsWith("file://")), [], "cli.ts: only rtok's own");
   deepStrictEqual(hook.filter((s) => !s.startsWith("file://")), [], "hook: only rtok's own");
   ok(hook.includes(new URL("src/rewrite/lexer.ts", `file://${ROOT}`).href), "the rewrite rules");
   ok(!start.some((s) => s.includes("/filters/") || s.includes("/surfaces/gain")), "lean start");
   const table = await Deno.readTextFile(`${ROOT}src/surfaces/mod.ts`);
   ok(table.includes('_load<typeof import("./hook.ts")>("./hook.ts")'), "the table loads the hook");
+  const plugin = await Deno.readTextFile(`${ROOT}src/plugins/cmd/rewrite_plugin.ts`);
+  ok(plugin.includes('new URL("./pretool.ts", import.meta.url)'), "the hook loads the rules");
 });
 
 Deno.test("rtok hook claude in plan mode allows only read-only commands, whatever the allow rules", async (t) => {

@@ -5,10 +5,11 @@
  * @module
  */
 
-// A computed specifier keeps Deno from walking every surface's modules (the MCP SDK, zod, the
-// proxy, every filter) when any rtok process starts; only the surface that runs loads. The
-// type argument names the module for the type checker only.
-const _load = <M>(path: string): Promise<M> => import(new URL(path, import.meta.url).href);
+import { lazyImport } from "../core/lazy.ts";
+
+// Lazily, by computed specifier: no rtok process walks another surface's modules (the MCP SDK,
+// zod, the proxy, every filter) at start.
+const _load = <M>(path: string): Promise<M> => lazyImport<M>(new URL(path, import.meta.url));
 
 /** A permission a surface may keep. */
 export type Perm = "read" | "write" | "net" | "env" | "run" | "ffi" | "sys";

@@ -10,6 +10,7 @@ import { FILTER_LOADERS } from "../../../filters/index.ts";
 import { rtokHome } from "../../core/config.ts";
 import { familyOf, splitArgv, toolName } from "./match.ts";
 import { cmdPreTool } from "./rewrite_plugin.ts";
+import { lazyImport } from "../../core/lazy.ts";
 
 const _SCRIPT_FAMILIES = new Set([
   "npm test",
@@ -66,7 +67,9 @@ export const cmdPlugin: Plugin = {
     if (argv.length === 0) return null;
     if (_hasFilterFiles()) {
       // A project's (trusted) or the user's own filter file comes before the built-ins.
-      const { matchSourceFilter, printWarnings } = await import("./toml/sources.ts");
+      const { matchSourceFilter, printWarnings } = await lazyImport<
+        typeof import("./toml/sources.ts")
+      >(new URL("./toml/sources.ts", import.meta.url));
       const own = await matchSourceFilter(argv, Deno.cwd());
       printWarnings(own.warnings);
       if (own.match) return own.match;
@@ -74,7 +77,9 @@ export const cmdPlugin: Plugin = {
     const family = familyOf(argv);
     if (_SCRIPT_FAMILIES.has(family)) {
       // `npm test` is filtered by what the script runs, where rtok knows that tool.
-      const { matchScript } = await import("./scripts.ts");
+      const { matchScript } = await lazyImport<typeof import("./scripts.ts")>(
+        new URL("./scripts.ts", import.meta.url),
+      );
       const byScript = await matchScript(argv, Deno.cwd(), _loader);
       if (byScript) return byScript;
     }

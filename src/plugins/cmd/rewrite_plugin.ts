@@ -7,11 +7,13 @@
 
 import type { Plugin, PreToolDecision, PreToolEvent } from "../../core/plugin.ts";
 import { SHELL_TOOL } from "./pretool_tool.ts";
+import { lazyImport } from "../../core/lazy.ts";
 
 /** Rewrites the agent's shell call to its rtok form; the rules load on the first Bash call. */
 export async function cmdPreTool(ev: PreToolEvent): Promise<PreToolDecision | null> {
   if (ev.tool !== SHELL_TOOL) return null;
-  return (await import("./pretool.ts")).rewriteShellCall(ev);
+  return (await lazyImport<typeof import("./pretool.ts")>(new URL("./pretool.ts", import.meta.url)))
+    .rewriteShellCall(ev);
 }
 
 /** The `cmd` plugin's hook side (same id, so `[plugins.cmd] enabled` governs both). */

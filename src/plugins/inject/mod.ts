@@ -8,6 +8,7 @@
  */
 
 import type { Plugin } from "../../core/plugin.ts";
+import { lazyImport } from "../../core/lazy.ts";
 
 /** The `inject` plugin. */
 export const injectPlugin: Plugin = {
@@ -19,8 +20,12 @@ export const injectPlugin: Plugin = {
       "Adds a terse-answer and a lean-code style to the system prompt of proxied requests.",
   },
   async proxyFilter(req, ctx) {
-    const { injectStyle } = await import("./inject.ts");
-    const { LEVELS, styleText } = await import("./styles.ts");
+    const { injectStyle } = await lazyImport<typeof import("./inject.ts")>(
+      new URL("./inject.ts", import.meta.url),
+    );
+    const { LEVELS, styleText } = await lazyImport<typeof import("./styles.ts")>(
+      new URL("./styles.ts", import.meta.url),
+    );
     const own = ctx.pluginConfig("inject");
     const level = (key: string) => {
       const v = own[key] ?? "full";

@@ -7,11 +7,14 @@
 
 import type { Plugin } from "../../core/plugin.ts";
 import type { ToolResultCompressor } from "./compress.ts";
+import { lazyImport } from "../../core/lazy.ts";
 
 let compressor: Promise<ToolResultCompressor> | null = null;
 
 function load(): Promise<ToolResultCompressor> {
-  return compressor ??= import("./compress.ts").then((m) => new m.ToolResultCompressor());
+  return compressor ??= lazyImport<typeof import("./compress.ts")>(
+    new URL("./compress.ts", import.meta.url),
+  ).then((m: typeof import("./compress.ts")) => new m.ToolResultCompressor());
 }
 
 /** The `proxy` plugin. */
