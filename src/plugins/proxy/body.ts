@@ -51,6 +51,11 @@ export interface BodyEdit {
   readonly end: number;
   /** The new decoded value. */
   readonly text: string;
+  /**
+   * True when the caller knows `text` differs from the span's value: the span is then not
+   * compared with it (which costs a walk of their common start, long for a head-and-tail cut).
+   */
+  readonly changed?: boolean;
 }
 
 /**
@@ -120,6 +125,7 @@ export function spliceBody(body: string, edits: readonly BodyEdit[]): string {
 // spelled with other escapes than JSON.stringify's), else the canonical encoding.
 function _encodeFor(body: string, e: BodyEdit): string {
   const encoded = JSON.stringify(e.text);
+  if (e.changed) return encoded;
   const old = body.slice(e.start, e.end);
   if (old === encoded || _holds(old, e.text)) return old;
   return encoded;

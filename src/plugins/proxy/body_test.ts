@@ -679,3 +679,13 @@ Deno.test("findToolTexts() agrees with a slow reference on random bodies", () =>
   // The generator must actually produce qualifying strings, or the comparison proves little.
   ok(nonEmpty > 300, `only ${nonEmpty} bodies had a tool result`);
 });
+
+Deno.test("spliceBody() writes the canonical encoding, unchecked, for an edit marked changed", () => {
+  const body = '{"messages":[{"role":"tool","content":"a\\/b"}]}';
+  const [span] = findToolTexts(body, "openai-chat")!;
+  strictEqual(spliceBody(body, [{ ...span, text: "a/b" }]), body);
+  strictEqual(
+    spliceBody(body, [{ ...span, text: "a/b", changed: true }]),
+    '{"messages":[{"role":"tool","content":"a/b"}]}',
+  );
+});

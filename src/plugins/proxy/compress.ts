@@ -14,7 +14,7 @@
 import type { Ctx, ProxyReport, ProxyRequest, ProxyResult } from "../../core/plugin.ts";
 import { estimate } from "../../core/tokens.ts";
 import { pointerLine } from "../archive/archive.ts";
-import { findToolTexts, spliceBody } from "./body.ts";
+import { type BodyEdit, findToolTexts, spliceBody } from "./body.ts";
 import { compressContent } from "./content.ts";
 
 /** Texts under this many chars are never compressed, so they are not cached either. */
@@ -44,12 +44,13 @@ export class ToolResultCompressor {
     }
     let charsSeen = 0, charsSaved = 0;
     const results: ProxyResult[] = [];
-    const edits: { start: number; end: number; text: string }[] = [];
+    const edits: BodyEdit[] = [];
     for (const t of texts) {
       charsSeen += t.text.length;
       const entry = await this.#entry(t.text, req.api, ctx);
       if (!entry) continue;
-      edits.push({ start: t.start, end: t.end, text: entry.text });
+      // A kept entry is strictly shorter than the text it replaces.
+      edits.push({ start: t.start, end: t.end, text: entry.text, changed: true });
       charsSaved += entry.rawChars - entry.emittedChars;
       const { text: _text, ...result } = entry;
       results.push(result);

@@ -320,6 +320,6 @@ async function _readUpTo(
 // inside a string is escaped (`\"model\"`), so an unescaped one is a real key; the first one
 // found in the head of the body is taken.
 function _requestModel(text: string): string | null {
-  const m = /(?<!\\)"model"\s*:\s*"([^"\\]{1,200})"/.exec(text.slice(0, 65536));
+  const m = /(?<!\\)"model"\s*:\s*"([^"\\]{1,200})"/.exec(text.slice(0, 4096));
   return m ? m[1] : null;
 }
