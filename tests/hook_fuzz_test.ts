@@ -3,21 +3,10 @@ import { defaultConfig } from "../src/core/config.ts";
 import { joinContinuations } from "../src/rewrite/lexer.ts";
 import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
 import { rtok, tempDir } from "./_helpers.ts";
+import { prng } from "./_prng.ts";
 
 // Written apart from the lexer on purpose: the oracle must not share its bugs.
 const NEVER_REWRITTEN = ["$(", "`", "<(", ">(", "<<", "$'", "$((", "$["];
-
-/** A small seeded generator, so a failure names the seed that reproduces it. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TOOLS = [
   "git log",

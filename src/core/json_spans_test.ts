@@ -1,15 +1,6 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { elements, member, members, skipWs } from "./json_spans.ts";
-
-// A small seeded generator (mulberry32), so a failure repeats.
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "../../tests/_prng.ts";
 
 const ATOMS = [
   '"a\\"b\\\\"',

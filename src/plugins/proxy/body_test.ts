@@ -1,5 +1,6 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { type Api, findToolTexts, spliceBody, type ToolText } from "./body.ts";
+import { prng as _rng } from "../../../tests/_prng.ts";
 
 // ---- fixtures ----
 
@@ -369,18 +370,6 @@ Deno.test("findToolTexts() gives UTF-16 indexes into a body with astral characte
 });
 
 // ---- property test: the scanner against a slow reference ----
-
-// mulberry32: a small seeded PRNG, so a failure replays.
-function _rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
