@@ -51,6 +51,7 @@ export const FILTER_LOADERS: Readonly<Record<string, () => Promise<CommandFilter
   "cargo clippy": async () => (await import(_at("./cargo_build.ts"))).cargoClippyFilter,
   "go build": async () => (await import(_at("./go_build.ts"))).goBuildFilter,
   "go vet": async () => (await import(_at("./go_build.ts"))).goVetFilter,
+  "golangci-lint": async () => (await import(_at("./golangci_lint.ts"))).golangciLintFilter,
   "npm install": async () => (await import(_at("./npm_install.ts"))).npmInstallFilter,
   "npm i": async () => (await import(_at("./npm_install.ts"))).npmIFilter,
   "npm ci": async () => (await import(_at("./npm_install.ts"))).npmCiFilter,

@@ -32,6 +32,7 @@ import { ruffFilter } from "./ruff.ts";
 import { mypyFilter } from "./mypy.ts";
 import { cargoBuildFilter, cargoCheckFilter, cargoClippyFilter } from "./cargo_build.ts";
 import { goBuildFilter, goVetFilter } from "./go_build.ts";
+import { golangciLintFilter } from "./golangci_lint.ts";
 import { npmCiFilter, npmIFilter, npmInstallFilter } from "./npm_install.ts";
 import { pnpmIFilter, pnpmInstallFilter } from "./pnpm_install.ts";
 import { yarnFilter, yarnInstallFilter } from "./yarn_install.ts";
@@ -81,6 +82,7 @@ export const COMMAND_FILTERS: readonly CommandFilter[] = [
   cargoClippyFilter,
   goBuildFilter,
   goVetFilter,
+  golangciLintFilter,
   npmInstallFilter,
   npmIFilter,
   npmCiFilter,

@@ -807,6 +807,8 @@ export const REWRITE_CASE_GROUPS: Readonly<Record<string, readonly RewriteCase[]
     ask("go build -o app .", "rtok go build -o app ."),
     ask("go vet ./...", "rtok go vet ./..."),
     ask("go vet ./pkg/...", "rtok go vet ./pkg/..."),
+    ask("golangci-lint run ./...", "rtok golangci-lint run ./..."),
+    ask("golangci-lint run --out-format json", "rtok golangci-lint run --out-format json"),
     ask("npm install left-pad", "rtok npm install left-pad"),
     ask("npm install --save-dev typescript", "rtok npm install --save-dev typescript"),
     ask("npm i", "rtok npm i"),

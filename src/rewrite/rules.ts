@@ -121,6 +121,8 @@ export const REWRITE_RULES: Readonly<Record<string, RewriteRule>> = {
   "cargo clippy": { pipeSafe: false, readOnly: () => false },
   "go build": { pipeSafe: false, readOnly: () => false },
   "go vet": { pipeSafe: false, readOnly: () => false },
+  // Linters may write (`--fix`) and run the project's build.
+  "golangci-lint": { pipeSafe: false, readOnly: () => false },
   // Package managers write node_modules, lockfiles, caches and environments, and run install
   // scripts; script runners run the project's code.
   "npm install": { pipeSafe: false, readOnly: () => false },

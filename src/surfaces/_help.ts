@@ -36,8 +36,8 @@ Usage:
 Filtered: git log, status, diff, show and branch; grep, rg, ls, find, tree, diff;
 test runners (jest, vitest, mocha, node --test, deno test, pytest, cargo test,
 go test, rspec, phpunit); compilers and linters (tsc, eslint, biome, ruff, mypy,
-cargo build/check/clippy, go build/vet); package installs and npm run/test; more
-in rtok filters list. Every other command runs unchanged, recorded as a passthrough.
+cargo build/check/clippy, go build/vet, golangci-lint); package installs and npm
+run/test; more in rtok filters list. Every other command runs unchanged, recorded as a passthrough.
 The tool's stdin, stderr and exit code are its own; what a filter cut is kept in the
 archive ($RTOK_HOME/archive, default ~/.rtok) and named on the output's last line.
 `;
