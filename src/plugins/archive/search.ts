@@ -168,7 +168,8 @@ export async function searchArchive(
       ageSeconds: Math.round(ageMs / 1000),
       age: humanAge(ageMs),
       matchingLines: found.length,
-      lines: found.slice(0, opts.lines ?? DEFAULT_HIT_LINES),
+      // The best lines, shown in the order they stand in the output.
+      lines: found.slice(0, opts.lines ?? DEFAULT_HIT_LINES).sort((a, b) => a.n - b.n),
     });
   }
   return { query, matchedAs, indexed, hits };
@@ -197,27 +198,39 @@ export function queryTerms(query: string): { word: string; prefix: boolean }[] {
   return terms;
 }
 
-/** The lines of `body` that mention any of `terms` as a whole word (or word start, for a prefix). */
+/**
+ * The lines of `body` that mention any of `terms` as a whole word (or word start, for a
+ * prefix), those that mention the most distinct terms first, then in line order: a query's
+ * line ranks above lines that share one common word with it.
+ */
 export function matchingLines(
   body: string,
   terms: readonly { word: string; prefix: boolean }[],
 ): SearchLine[] {
   if (terms.length === 0) return [];
-  const alternatives = terms.map((t) =>
-    t.word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + (t.prefix ? "" : "(?![\\p{L}\\p{N}])")
+  const patterns = terms.map((t) =>
+    new RegExp(
+      "(?<![\\p{L}\\p{N}])" + t.word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") +
+        (t.prefix ? "" : "(?![\\p{L}\\p{N}])"),
+      "iu",
+    )
   );
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join("|")})`, "iu");
-  const out: SearchLine[] = [];
+  const scored: { line: SearchLine; score: number }[] = [];
   const lines = body.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    if (!re.test(lines[i])) continue;
+    const score = patterns.reduce((n, re) => n + (re.test(lines[i]) ? 1 : 0), 0);
+    if (score === 0) continue;
     const line = lines[i].replace(/\r$/, "");
-    out.push({
-      n: i + 1,
-      text: line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS - 1) + "…" : line,
+    scored.push({
+      score,
+      line: {
+        n: i + 1,
+        text: line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS - 1) + "…" : line,
+      },
     });
   }
-  return out;
+  scored.sort((a, b) => b.score - a.score || a.line.n - b.line.n);
+  return scored.map((x) => x.line);
 }
 
 /** An age for a person: `42 s`, `5 min`, `3 h`, `2 d`. */

@@ -169,3 +169,13 @@ Deno.test("humanAge() picks the largest whole unit", () => {
     "3 d",
   ]);
 });
+
+Deno.test("matchingLines() ranks a line with more of the query's words first", () => {
+  const body = "Date: Dec 3\nchange 3: tweak parser 3\nparser notes\nchange 30: tweak parser 30\n";
+  const terms = [
+    { word: "tweak", prefix: false },
+    { word: "parser", prefix: false },
+    { word: "3", prefix: false },
+  ];
+  deepStrictEqual(matchingLines(body, terms).map((l) => l.n), [2, 4, 1, 3]);
+});
