@@ -186,6 +186,11 @@ export interface ProxyRequest {
    * the text so every other byte goes upstream as the client sent it.
    */
   body: string;
+  /**
+   * The body as UTF-8, when the surface holds it so (then `body` is decoded only when read). A
+   * plugin may read and replace this instead of `body`: the two always agree.
+   */
+  bytes?: Uint8Array;
 }
 
 /** One tool result a proxy plugin compressed. */

@@ -191,12 +191,14 @@ export class Registry {
     const reports: ProxyReport[] = [];
     for (const p of this.enabled) {
       if (!p.proxyFilter) continue;
-      const before = req.body;
+      // Kept as bytes when held so: reading `body` would decode the whole body.
+      const before = req.bytes ?? req.body;
       try {
         const r = await p.proxyFilter(req, ctx);
         if (r) reports.push(r);
       } catch (error) {
-        req.body = before;
+        if (typeof before === "string") req.body = before;
+        else req.bytes = before;
         this.errors.push({ plugin: p.manifest.id, event: "proxyFilter", error });
       }
     }

@@ -7,7 +7,6 @@
  */
 
 import { parseArgs } from "node:util";
-import type { ProxyRequest } from "../core/plugin.ts";
 import type { Store } from "../core/store.ts";
 import type { Provider } from "../plugins/proxy/routes.ts";
 import { DEFAULT_HEADER_TIMEOUT_MS, type ProxyRow } from "../plugins/proxy/server.ts";
@@ -132,11 +131,10 @@ export async function main(args: readonly string[]): Promise<number> {
   const handler = proxyHandler({
     upstreams,
     headerTimeoutMs: timeoutMs,
-    async transform(api, body) {
-      const req: ProxyRequest = { api, body };
+    async transform(req) {
       const reports = await b.registry.proxyFilter(req, ctx);
       reportPluginErrors(b);
-      return { body: req.body, reports };
+      return reports;
     },
     record,
   });

@@ -11,10 +11,12 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import type { Ctx, ProxyReport, ProxyRequest, ProxyResult } from "../../core/plugin.ts";
 import { estimate } from "../../core/tokens.ts";
 import { pointerLine } from "../archive/archive.ts";
 import { type BodyEdit, findToolTexts, spliceBody } from "./body.ts";
+import { type ByteEdit, findToolTokens, spliceBytes } from "./body_bytes.ts";
 import { compressContent } from "./content.ts";
 
 /** Texts under this many chars are never compressed, so they are not cached either. */
@@ -25,19 +27,43 @@ export const CACHE_CHARS = 16 * 1024 * 1024;
 
 type Entry = ProxyResult & { readonly text: string } | null;
 
+// What a tool string token (its exact bytes) became: `json` is the new token, encoded.
+interface _TokenEntry {
+  readonly token: Uint8Array;
+  readonly units: number;
+  readonly result: ProxyResult | null;
+  readonly json: Uint8Array | null;
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const UTF8_OUT = new TextEncoder();
+
 /** Compresses tool results, remembering what each raw text became. */
 export class ToolResultCompressor {
   readonly #cache = new Map<string, Entry>();
   #cachedChars = 0;
   readonly #cacheLimit: number;
+  // Tokens by a hash of their first bytes, so one is recognised where it starts, before its
+  // end is searched for; a hit is confirmed by comparing the bytes whole, natively. Oldest
+  // key first.
+  readonly #tokens = new Map<number, _TokenEntry[]>();
+  #tokenBytes = 0;
 
   /** A compressor whose cache holds up to `cacheChars` chars of raw text. */
   constructor(cacheChars: number = CACHE_CHARS) {
     this.#cacheLimit = cacheChars;
   }
 
-  /** Compresses `req.body` in place; reports what it saw and saved. */
+  /**
+   * Compresses the request's body in place; reports what it saw and saved. A body held as
+   * bytes is worked on as bytes and never decoded whole.
+   */
   async compress(req: ProxyRequest, ctx: Pick<Ctx, "keepRaw">): Promise<ProxyReport> {
+    if (req.bytes) {
+      const report = await this.#compressBytes(req, req.bytes, ctx);
+      if (report) return report;
+      // Not JSON, or a token that does not decode: the text path decides, as it always has.
+    }
     const texts = findToolTexts(req.body, req.api);
     if (texts === null) {
       return { resultsSeen: 0, charsSeen: 0, charsSaved: 0, results: [], note: "not JSON" };
@@ -52,11 +78,113 @@ export class ToolResultCompressor {
       // A kept entry is strictly shorter than the text it replaces.
       edits.push({ start: t.start, end: t.end, text: entry.text, changed: true });
       charsSaved += entry.rawChars - entry.emittedChars;
-      const { text: _text, ...result } = entry;
-      results.push(result);
+      results.push(_result(entry));
     }
     if (edits.length) req.body = spliceBody(req.body, edits);
     return { resultsSeen: texts.length, charsSeen, charsSaved, results };
+  }
+
+  // `null` when the bytes are not JSON (or a long token is not a JSON string).
+  async #compressBytes(
+    req: ProxyRequest,
+    bytes: Uint8Array,
+    ctx: Pick<Ctx, "keepRaw">,
+  ): Promise<ProxyReport | null> {
+    const hits = new Map<number, _TokenEntry>();
+    const tokens = findToolTokens(bytes, req.api, (b, start) => {
+      const hit = this.#find(b, start);
+      if (!hit) return -1;
+      hits.set(start, hit);
+      return start + hit.token.length;
+    });
+    if (tokens === null) return null;
+    // Every long token is looked up (and decoded, which checks it, when new) before anything is
+    // compressed, so a body that proves not to be JSON leaves no archive behind.
+    const entries: (_TokenEntry | string | null)[] = new Array(tokens.length);
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k];
+      if (t.units >= 0 && t.units < MIN_CACHED) {
+        entries[k] = null;
+        continue;
+      }
+      const hit = hits.get(t.start);
+      if (hit) {
+        entries[k] = hit;
+        continue;
+      }
+      try {
+        entries[k] = JSON.parse(UTF8.decode(bytes.subarray(t.start, t.end)));
+      } catch {
+        return null;
+      }
+    }
+    let charsSeen = 0, charsSaved = 0;
+    const results: ProxyResult[] = [];
+    const edits: ByteEdit[] = [];
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k];
+      let e = entries[k];
+      if (e === null) {
+        charsSeen += t.units;
+        continue;
+      }
+      if (typeof e === "string") {
+        const raw = e;
+        const entry = raw.length < MIN_CACHED ? null : await _compressOne(raw, req.api, ctx);
+        e = {
+          token: bytes.slice(t.start, t.end),
+          units: raw.length,
+          result: entry ? _result(entry) : null,
+          json: entry ? UTF8_OUT.encode(JSON.stringify(entry.text)) : null,
+        };
+        // An archive that could not keep the bytes is not remembered: the next request retries.
+        if (entry !== undefined) this.#rememberToken(e);
+      }
+      charsSeen += e.units;
+      if (!e.result || !e.json) continue;
+      edits.push({ start: t.start, end: t.end, json: e.json });
+      charsSaved += e.result.rawChars - e.result.emittedChars;
+      results.push(e.result);
+    }
+    if (edits.length) req.bytes = spliceBytes(bytes, edits);
+    return { resultsSeen: tokens.length, charsSeen, charsSaved, results };
+  }
+
+  // The known token starting at `start` of `bytes`. A valid token ends at its first unescaped
+  // quote, so no two known tokens can both match there.
+  #find(bytes: Uint8Array, start: number): _TokenEntry | null {
+    const key = _prefixKey(bytes, start);
+    const bucket = key < 0 ? undefined : this.#tokens.get(key);
+    if (!bucket) return null;
+    for (const e of bucket) {
+      const end = start + e.token.length;
+      if (
+        end <= bytes.length && bytes[end - 1] === 0x22 &&
+        Buffer.compare(e.token, bytes.subarray(start, end)) === 0
+      ) {
+        // Most recently used goes last, so eviction takes the oldest first.
+        this.#tokens.delete(key);
+        this.#tokens.set(key, bucket);
+        return e;
+      }
+    }
+    return null;
+  }
+
+  #rememberToken(e: _TokenEntry): void {
+    const key = _prefixKey(e.token, 0);
+    // The same result twice in one request is decoded twice, but kept once.
+    if (e.token.length > this.#cacheLimit || key < 0 || this.#find(e.token, 0)) return;
+    const bucket = this.#tokens.get(key) ?? [];
+    bucket.push(e);
+    this.#tokens.delete(key);
+    this.#tokens.set(key, bucket);
+    this.#tokenBytes += e.token.length;
+    for (const [k, b] of this.#tokens) {
+      if (this.#tokenBytes <= this.#cacheLimit) break;
+      this.#tokens.delete(k);
+      for (const old of b) this.#tokenBytes -= old.token.length;
+    }
   }
 
   async #entry(raw: string, api: string, ctx: Pick<Ctx, "keepRaw">): Promise<Entry> {
@@ -85,6 +213,24 @@ export class ToolResultCompressor {
       this.#cachedChars -= key.length;
     }
   }
+}
+
+function _result(entry: NonNullable<Entry>): ProxyResult {
+  const { text: _text, ...result } = entry;
+  return result;
+}
+
+/** Bytes of a token's start its cache key hashes; a cached token is longer (MIN_CACHED). */
+const PREFIX = 64;
+
+// The cache key of a token starting at `start`: a hash (FNV-1a) of its first PREFIX bytes, or
+// -1 when fewer remain. Tokens that share one are told apart by their bytes.
+function _prefixKey(bytes: Uint8Array, start: number): number {
+  const end = start + PREFIX;
+  if (end > bytes.length) return -1;
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
 }
 
 // One result: its compressed form, `null` when it stays as it is, `undefined` when a lossy

@@ -7,9 +7,11 @@
  * @module
  */
 
-import type { ProxyReport, ProxyResult } from "../../core/plugin.ts";
+import { isUtf8 } from "node:buffer";
+import type { ProxyReport, ProxyRequest, ProxyResult } from "../../core/plugin.ts";
 import { errorResponse } from "./errors.ts";
-import { type Api, type Provider, type Route, routeOf, upstreamUrl } from "./routes.ts";
+import { BodyRequest } from "./request.ts";
+import { type Provider, type Route, routeOf, upstreamUrl } from "./routes.ts";
 import { type Usage, UsageReader } from "./usage.ts";
 
 /** Bodies over this are forwarded untouched, never held whole. */
@@ -56,8 +58,11 @@ export interface ProxyDeps {
   readonly headerTimeoutMs?: number;
   /** Bodies over this many bytes are forwarded untouched. */
   readonly maxBodyBytes?: number;
-  /** Changes a request body (the plugins); the reports say what each did. */
-  transform(api: Api, body: string): Promise<{ body: string; reports: readonly ProxyReport[] }>;
+  /**
+   * Changes a request body in place (the plugins); the reports say what each did. The request
+   * holds the body as bytes, so a plugin that reads only `bytes` never decodes it.
+   */
+  transform(req: ProxyRequest): Promise<readonly ProxyReport[]>;
   /** Keeps a finished request's row; must not throw. */
   record(row: ProxyRow): void;
 }
@@ -227,8 +232,8 @@ interface Prepared {
   readonly note: string | null;
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const UTF8_OUT = new TextEncoder();
+// Not fatal: the head of a body may end inside a character.
+const UTF8_HEAD = new TextDecoder("utf-8", { ignoreBOM: true });
 
 const UNTOUCHED = { model: null, resultsSeen: 0, charsSeen: 0, charsSaved: 0, results: [] };
 
@@ -249,34 +254,39 @@ async function _prepareBody(
   if (declared > limit) {
     return { ...UNTOUCHED, body: req.body, note: `body over ${limit} bytes` };
   }
-  // A declared length within the limit is read whole at once; else chunk by chunk, so a body
-  // that turns out larger is never held whole.
-  const read = declared >= 0
-    ? { bytes: new Uint8Array(await req.arrayBuffer()), rest: null }
-    : await _readUpTo(req.body, limit);
+  // Read chunk by chunk, so a body that turns out larger than declared is never held whole. A
+  // declared length is read so too: whole at once (`arrayBuffer()`), a 1 MB body often waited
+  // several ms more for its last bytes (the added latency's p50 was 4.0-4.7 ms, not 2.1-2.6).
+  const read = await _readUpTo(req.body, limit);
   if (read.rest) {
     return { ...UNTOUCHED, body: read.rest, note: `body over ${limit} bytes` };
   }
-  let text: string;
-  try {
-    text = UTF8.decode(read.bytes);
-  } catch {
+  // Validated without decoding: the body becomes a string only if a plugin reads it as one.
+  if (!isUtf8(read.bytes)) {
     return { ...UNTOUCHED, body: read.bytes, note: "body not UTF-8" };
   }
-  const model = _requestModel(text);
-  const changed = await deps.transform(route.api, text);
+  const model = _requestModel(read.bytes);
+  const request = new BodyRequest(route.api, read.bytes);
+  const reports = await deps.transform(request);
   let seen = 0, chars = 0, saved = 0;
   const results: ProxyResult[] = [];
   let note: string | null = null;
-  for (const r of changed.reports) {
+  for (const r of reports) {
     seen += r.resultsSeen;
     chars += r.charsSeen;
     saved += r.charsSaved;
     results.push(...r.results);
     note ??= r.note ?? null;
   }
-  const body = changed.body === text ? read.bytes : UTF8_OUT.encode(changed.body);
-  return { body, model, resultsSeen: seen, charsSeen: chars, charsSaved: saved, results, note };
+  return {
+    body: request.encoded(),
+    model,
+    resultsSeen: seen,
+    charsSeen: chars,
+    charsSaved: saved,
+    results,
+    note,
+  };
 }
 
 // Reads a stream into one buffer, or, past `limit`, a stream of everything (what was read
@@ -318,8 +328,11 @@ async function _readUpTo(
 
 // The top-level `model` a request names, for the ledger when the answer does not say. A key
 // inside a string is escaped (`\"model\"`), so an unescaped one is a real key; the first one
-// found in the head of the body is taken.
-function _requestModel(text: string): string | null {
-  const m = /(?<!\\)"model"\s*:\s*"([^"\\]{1,200})"/.exec(text.slice(0, 4096));
+// found in the first 4096 chars of the body is taken. 3 × 4096 + 3 bytes hold at least 4096
+// whole chars (a char of n ≤ 3 bytes is one, of 4 bytes two), so the slice never reaches a
+// char the cut split.
+function _requestModel(bytes: Uint8Array): string | null {
+  const head = UTF8_HEAD.decode(bytes.subarray(0, 3 * 4096 + 3)).slice(0, 4096);
+  const m = /(?<!\\)"model"\s*:\s*"([^"\\]{1,200})"/.exec(head);
   return m ? m[1] : null;
 }

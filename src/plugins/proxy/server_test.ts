@@ -20,14 +20,15 @@ async function withProxy(
   const handler = proxyHandler({
     upstreams: { anthropic: upstream, openai: upstream },
     maxBodyBytes: limit,
-    transform: (_api, body) => {
+    transform: (req) => {
       const report: ProxyReport = {
         resultsSeen: 1,
-        charsSeen: body.length,
+        charsSeen: req.body.length,
         charsSaved: 1,
         results: [],
       };
-      return Promise.resolve({ body: body.replace("RAW", "RW"), reports: [report] });
+      req.body = req.body.replace("RAW", "RW");
+      return Promise.resolve([report]);
     },
     record: (row) => rows.push(row),
   });
@@ -84,5 +85,24 @@ Deno.test("proxyHandler() forwards a body that is not UTF-8 untouched", async ()
     await r.arrayBuffer();
     deepStrictEqual(got[0].body, bad);
     strictEqual(rows[0].note, "body not UTF-8");
+  });
+});
+
+Deno.test("proxyHandler() takes the request's model from its first 4096 chars, multi-byte ones too", async (t) => {
+  const cases = [
+    { name: "after 4000 three-byte chars", pad: "日".repeat(4000), want: "m1" },
+    { name: "after 2000 astral chars (4000 UTF-16 units)", pad: "🎉".repeat(2000), want: "m1" },
+    { name: "past the first 4096 chars", pad: "日".repeat(4090), want: null },
+  ];
+  await withProxy(1 << 20, async (url, got, rows) => {
+    for (const c of cases) {
+      await t.step(c.name, async () => {
+        const body = new TextEncoder().encode(JSON.stringify({ system: c.pad, model: "m1" }));
+        const r = await fetch(`${url}/v1/messages`, { method: "POST", body });
+        await r.arrayBuffer();
+        deepStrictEqual(got.at(-1)!.body, body);
+        strictEqual(rows.at(-1)!.usage.model, c.want);
+      });
+    }
   });
 });

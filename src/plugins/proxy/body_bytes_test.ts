@@ -1,0 +1,325 @@
+import { deepStrictEqual, notStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { isUtf8 } from "node:buffer";
+import { prng as _rng } from "../../../tests/_prng.ts";
+import {
+  pick,
+  type Rand,
+  randomMessage,
+  randomText,
+  referenceFind,
+  serializeRandomly,
+} from "./_body_gen.ts";
+import { type Api, findToolTexts, spliceBody, type ToolText } from "./body.ts";
+import { COUNTED_BYTES, findToolTokens, spliceBytes, type ToolToken } from "./body_bytes.ts";
+
+const enc = new TextEncoder();
+const dec = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+// What the byte scanner must answer for `body`, from the text one's answer: byte offsets,
+// and a count for a token short enough to be counted.
+function expected(body: string, want: readonly ToolText[]): ToolToken[] {
+  return want.map((w) => {
+    const start = enc.encode(body.slice(0, w.start)).length;
+    const end = start + enc.encode(body.slice(w.start, w.end)).length;
+    return { start, end, units: end - start <= COUNTED_BYTES ? w.text.length : -1, path: w.path };
+  });
+}
+
+function decodeToken(bytes: Uint8Array, t: ToolToken): string {
+  return JSON.parse(dec.decode(bytes.subarray(t.start, t.end)));
+}
+
+// A body made of the API's list of random messages, with strings from `txt`.
+function randomBody(r: Rand, api: Api, txt?: (r: Rand) => string): string {
+  const list = Array.from({ length: Math.floor(r() * 8) }, () => randomMessage(r, api, txt));
+  return serializeRandomly(r, {
+    model: "m",
+    [api === "openai-responses" ? "input" : "messages"]: list,
+    n: 1e21,
+  });
+}
+
+// Long texts (most over COUNTED_BYTES once encoded), so the unchecked path is walked too.
+const longText = (r: Rand): string => randomText(r).repeat(40 + Math.floor(r() * 200));
+
+const APIS: Api[] = ["anthropic", "openai-chat", "openai-responses"];
+
+Deno.test("findToolTokens() agrees with the slow reference and the text scanner on random bodies", () => {
+  let nonEmpty = 0, long = 0;
+  for (let seed = 1; seed <= 900; seed++) {
+    const r = _rng(seed);
+    const api = APIS[seed % 3];
+    const body = randomBody(r, api, seed % 2 === 0 ? longText : undefined);
+    const bytes = enc.encode(body);
+    const want = referenceFind(body, api);
+    const got = findToolTokens(bytes, api);
+    deepStrictEqual(got, expected(body, want), `seed ${seed} (${api}): ${body}`);
+    deepStrictEqual(got, expected(body, findToolTexts(body, api)!), `seed ${seed}`);
+    for (let k = 0; k < want.length; k++) strictEqual(decodeToken(bytes, got[k]), want[k].text);
+    if (want.length > 0) nonEmpty++;
+    long += got.filter((t) => t.units < 0).length;
+    // Told the end of every other token, the scan takes it, and asks at each token's start.
+    const asked: number[] = [];
+    const again = findToolTokens(bytes, api, (b, start) => {
+      strictEqual(b, bytes);
+      asked.push(start);
+      const k = got.findIndex((t) => t.start === start);
+      return k >= 0 && k % 2 === 0 ? got[k].end : -1;
+    });
+    deepStrictEqual(again, got, `seed ${seed}, told`);
+    ok(got.every((t) => asked.includes(t.start)), `seed ${seed}: not asked`);
+    // Each token put back as it was leaves the bytes as they were; a new text lands in its span
+    // and nowhere else, as the text splicer puts it.
+    deepStrictEqual(
+      spliceBytes(bytes, got.map((t) => ({ ...t, json: bytes.slice(t.start, t.end) }))),
+      bytes,
+    );
+    if (want.length > 0) {
+      const k = Math.floor(r() * want.length);
+      const text = `new ${seed} é🎉`;
+      const next = spliceBytes(bytes, [{ ...got[k], json: enc.encode(JSON.stringify(text)) }]);
+      strictEqual(dec.decode(next), spliceBody(body, [{ ...want[k], text, changed: true }]));
+    }
+  }
+  ok(nonEmpty > 450, `only ${nonEmpty} bodies had a tool result`);
+  ok(long > 300, `only ${long} tokens were long`);
+});
+
+// One random change to a valid body: a byte dropped, doubled or inserted.
+const HOSTILE = [...'{}[],:"\\ 0-.e+tfnu\t\n', "\u0001", "\u001f", "x", "é"];
+function mutate(r: Rand, body: string): string {
+  const i = Math.floor(r() * (body.length + 1));
+  const what = r();
+  if (what < 0.35) return body.slice(0, i) + body.slice(i + 1);
+  if (what < 0.5) return body.slice(0, i) + body[i] + body.slice(i);
+  return body.slice(0, i) + pick(r, HOSTILE) + body.slice(i);
+}
+
+function parsesToObject(body: string): boolean {
+  try {
+    const v = JSON.parse(body);
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("findToolTokens() tells what is not a JSON object as JSON.parse does, on random damage", () => {
+  let rejected = 0, unchecked = 0, stillValid = 0;
+  for (let seed = 1; seed <= 4000; seed++) {
+    const r = _rng(seed);
+    const api = APIS[seed % 3];
+    let body = randomBody(r, api, seed % 5 === 0 ? longText : undefined);
+    const n = 1 + Math.floor(r() * 3);
+    for (let k = 0; k < n; k++) body = mutate(r, body);
+    const bytes = enc.encode(body);
+    ok(isUtf8(bytes));
+    const got = findToolTokens(bytes, api);
+    const why = `seed ${seed} (${api}): ${body}`;
+    if (parsesToObject(body)) {
+      stillValid++;
+      deepStrictEqual(got, expected(body, referenceFind(body, api)), why);
+      continue;
+    }
+    if (got === null) {
+      rejected++;
+      continue;
+    }
+    // Passed over only where the caller checks: inside a long token, which then does not
+    // decode.
+    ok(
+      got.some((t) => {
+        if (t.units >= 0) return false;
+        try {
+          decodeToken(bytes, t);
+          return false;
+        } catch {
+          return true;
+        }
+      }),
+      why,
+    );
+    unchecked++;
+  }
+  ok(rejected > 2000, `only ${rejected} damaged bodies were rejected`);
+  ok(unchecked > 10, `only ${unchecked} damaged long tokens were met`);
+  ok(stillValid > 100, `only ${stillValid} damaged bodies stayed valid`);
+});
+
+Deno.test("findToolTokens() answers null or [] where findToolTexts() does", async (t) => {
+  const cases: { name: string; body: string; api: Api }[] = [
+    { name: "empty", body: "", api: "anthropic" },
+    { name: "not JSON", body: "messages: []", api: "anthropic" },
+    { name: "truncated", body: '{"messages":[{"role":"tool","content":"x"', api: "openai-chat" },
+    { name: "trailing garbage", body: '{"messages":[]} x', api: "anthropic" },
+    { name: "byte-order mark", body: '\ufeff{"messages":[]}', api: "anthropic" },
+    { name: "array", body: '[{"role":"tool","content":"x"}]', api: "openai-chat" },
+    { name: "null", body: "null", api: "anthropic" },
+    { name: "string", body: '"{}"', api: "anthropic" },
+    { name: "number", body: "12", api: "openai-responses" },
+    { name: "no messages", body: '{"model":"m"}', api: "anthropic" },
+    { name: "messages not an array", body: '{"messages":{"0":{}}}', api: "openai-chat" },
+    { name: "messages null", body: '{"messages":null}', api: "anthropic" },
+    { name: "input a string", body: '{"input":"hello"}', api: "openai-responses" },
+    { name: "odd messages", body: '{"messages":[1,"x",null,[],{}]}', api: "anthropic" },
+    {
+      name: "content not a list",
+      body: '{"messages":[{"role":"user","content":{"type":"tool_result"}}]}',
+      api: "anthropic",
+    },
+    {
+      name: "escaped names",
+      body:
+        '{"m\\u0065ssages":[{"r\\u006fle":"\\u0074ool","\\u0063ontent":"esc"},{"role":"to\\u006fl","content":[{"typ\\u0065":"te\\u0078t","t\\u0065xt":"part"}]}]}',
+      api: "openai-chat",
+    },
+    {
+      name: "an escaped type and is_error",
+      body:
+        '{"messages":[{"role":"user","content":[{"type":"tool\\u005fresult","is_\\u0065rror":true,"content":"no"},{"type":"tool\\u005fresult","content":"yes"}]}]}',
+      api: "anthropic",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const want = findToolTexts(c.body, c.api);
+      const got = findToolTokens(enc.encode(c.body), c.api);
+      deepStrictEqual(got, want && expected(c.body, want));
+    });
+  }
+});
+
+Deno.test("findToolTokens() rejects every kind of malformed JSON, wherever it is", async (t) => {
+  const bad = [
+    "01",
+    "1.",
+    ".5",
+    "-",
+    "1e",
+    "1e+",
+    "+1",
+    "NaN",
+    "Infinity",
+    "tru",
+    "nul",
+    "True",
+    "'x'",
+    '"\\x"',
+    '"\\u12G4"',
+    '"\\u12"',
+    '"tab\there"',
+    '"nl\nhere"',
+    "[1,]",
+    "[,1]",
+    "[1 2]",
+    '{"a":1,}',
+    '{"a" 1}',
+    "{,}",
+    '{"a":1 "b":2}',
+    "{a:1}",
+    "[",
+    "{",
+    '"open',
+    "// c\n1",
+  ];
+  for (const b of bad) {
+    await t.step(JSON.stringify(b), () => {
+      ok(!parsesToObject(`{"x":${b}}`));
+      for (
+        const [body, api] of [
+          [`{"messages":[],"x":${b}}`, "anthropic"],
+          [`{"x":${b},"messages":[]}`, "anthropic"],
+          [
+            `{"messages":[{"role":"user","content":[{"type":"tool_result","x":${b}}]}]}`,
+            "anthropic",
+          ],
+          [
+            `{"messages":[{"role":"tool","content":[{"type":"text","text":"t","x":[${b}]}]}]}`,
+            "openai-chat",
+          ],
+          [`{"input":[{"type":"function_call_output","output":${b}}]}`, "openai-responses"],
+        ] as const
+      ) strictEqual(findToolTokens(enc.encode(body), api), null, body);
+    });
+  }
+  await t.step("a short tool string with a raw control char", () => {
+    const body = '{"messages":[{"role":"tool","content":"a\u0001b"}]}';
+    strictEqual(findToolTokens(enc.encode(body), "openai-chat"), null);
+  });
+  await t.step("a known long token is taken as told, unchecked", () => {
+    const token = `"${"a".repeat(COUNTED_BYTES)}\u0001"`;
+    const body = `{"messages":[{"role":"tool","content":${token}}]}`;
+    const start = body.indexOf('"a');
+    const end = start + enc.encode(token).length;
+    const asked: number[] = [];
+    const got = findToolTokens(enc.encode(body), "openai-chat", (_b, s) => {
+      asked.push(s);
+      return s === start ? end : -1;
+    });
+    deepStrictEqual(got, [{ start, end, units: -1, path: "messages[0].content" }]);
+    deepStrictEqual(asked, [start]);
+  });
+  await t.step("a long tool string with one is delimited, unchecked", () => {
+    const text = "a".repeat(COUNTED_BYTES) + "\u0001";
+    const body = `{"messages":[{"role":"tool","content":"${text}"}]}`;
+    const got = findToolTokens(enc.encode(body), "openai-chat");
+    ok(got);
+    strictEqual(got.length, 1);
+    strictEqual(got[0].units, -1);
+    throws(() => decodeToken(enc.encode(body), got[0]));
+  });
+});
+
+Deno.test("findToolTokens() skips any depth of nesting without recursion", () => {
+  const depth = 200_000;
+  const nested = "[".repeat(depth) + "]".repeat(depth);
+  const body = `{"x":${nested},"messages":[{"role":"tool","content":"deep"}],"y":{"a":${nested}}}`;
+  const got = findToolTokens(enc.encode(body), "openai-chat");
+  ok(got);
+  deepStrictEqual(got.map((t) => decodeToken(enc.encode(body), t)), ["deep"]);
+  const unbalanced = `{"x":${"[".repeat(depth)}${"]".repeat(depth - 1)},"messages":[]}`;
+  strictEqual(findToolTokens(enc.encode(unbalanced), "openai-chat"), null);
+});
+
+Deno.test("findToolTokens() counts a token's UTF-16 length through escapes and multi-byte chars", async (t) => {
+  const tokens = [
+    '"plain"',
+    '""',
+    '"é日🎉"',
+    '"\\n\\t\\"\\\\\\/\\b\\f\\r"',
+    '"\\u00e9\\u65E5\\ud83c\\udf89"',
+    '"mixed é \\u00e9 🎉 \\ud83c\\udf89 \u2028 \u007f"',
+  ];
+  for (const token of tokens) {
+    await t.step(token, () => {
+      const body = `{"messages":[{"role":"tool","content":${token}}]}`;
+      const [got] = findToolTokens(enc.encode(body), "openai-chat")!;
+      strictEqual(got.units, JSON.parse(token).length);
+    });
+  }
+});
+
+Deno.test("spliceBytes() applies edits given in any order and keeps every other byte", () => {
+  const bytes = enc.encode('{"a":"x","b":"é","c":"z"}');
+  const out = spliceBytes(bytes, [
+    { start: 22, end: 25, json: enc.encode('"Z"') },
+    { start: 5, end: 8, json: enc.encode('"longer 🎉"') },
+  ]);
+  strictEqual(dec.decode(out), '{"a":"longer 🎉","b":"é","c":"Z"}');
+  strictEqual(spliceBytes(bytes, []), bytes);
+  const same = spliceBytes(bytes, [{ start: 5, end: 8, json: bytes.slice(5, 8) }]);
+  deepStrictEqual(same, bytes);
+  notStrictEqual(same, bytes);
+});
+
+Deno.test("spliceBytes() rejects overlapping, reversed and out-of-range edits", () => {
+  const bytes = enc.encode('{"a":"x"}');
+  const json = enc.encode('""');
+  throws(
+    () => spliceBytes(bytes, [{ start: 5, end: 8, json }, { start: 6, end: 7, json }]),
+    RangeError,
+  );
+  throws(() => spliceBytes(bytes, [{ start: 8, end: 5, json }]), RangeError);
+  throws(() => spliceBytes(bytes, [{ start: 5, end: 10, json }]), RangeError);
+  throws(() => spliceBytes(bytes, [{ start: 1.5, end: 3, json }]), RangeError);
+});
