@@ -775,6 +775,7 @@ export const REWRITE_CASE_GROUPS: Readonly<Record<string, readonly RewriteCase[]
     ask("go test -v ./pkg/...", "rtok go test -v ./pkg/..."),
     ask("rspec spec/cart_spec.rb", "rtok rspec spec/cart_spec.rb"),
     ask("rspec --format documentation", "rtok rspec --format documentation"),
+    ask("bundle exec rspec --fail-fast", "rtok bundle exec rspec --fail-fast"),
     ask("phpunit --testdox", "rtok phpunit --testdox"),
     ask("phpunit tests/Unit", "rtok phpunit tests/Unit"),
     ask("npx jest --ci", "rtok npx jest --ci"),

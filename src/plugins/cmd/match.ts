@@ -4,7 +4,7 @@
  * - a tool by its name: `/usr/bin/git` and `./node_modules/.bin/tsc` count as `git` and `tsc`;
  *   the build wrappers `./gradlew` and `./mvnw` as `gradle` and `mvn`;
  * - through a runner: `python -m pytest`, `npx jest`, `pnpm exec vitest`, `bunx tsc`,
- *   `uv run pytest` select the tool they run;
+ *   `uv run pytest`, `bundle exec rspec` select the tool they run;
  * - by subcommand for the tools whose subcommands differ in output (`git log`, `cargo test`,
  *   `docker ps`, `npm install`), after the tool's own global options;
  * - `node --test` apart from `node`.
@@ -90,7 +90,7 @@ function _subcommandIndex(args: readonly string[], valueOptions: ReadonlySet<str
 /**
  * Where the tool that produces the output starts in `argv`: 0, or past a runner
  * (`python -m`, `npx`, `bunx`, `npm|pnpm|yarn exec`, `pnpm|yarn dlx`, `bun x`, `uv run`,
- * `poetry run`).
+ * `poetry run`, `bundle exec`).
  */
 export function toolStart(argv: readonly string[]): number {
   const first = toolName(argv[0] ?? "");
@@ -101,7 +101,8 @@ export function toolStart(argv: readonly string[]): number {
     ((first === "npm" || first === "pnpm" || first === "yarn") && second === "exec") ||
     ((first === "pnpm" || first === "yarn") && second === "dlx") ||
     (first === "bun" && second === "x") ||
-    ((first === "uv" || first === "poetry") && second === "run")
+    ((first === "uv" || first === "poetry") && second === "run") ||
+    (first === "bundle" && second === "exec")
   ) {
     return _pastOptions(argv, 2);
   }

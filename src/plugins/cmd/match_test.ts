@@ -20,6 +20,7 @@ Deno.test("familyOf() names a command the way agents type it", async (t) => {
     ["bunx tsc --noEmit", "tsc", ["--noEmit"]],
     ["bun x tsc", "tsc", []],
     ["uv run pytest -x", "pytest", ["-x"]],
+    ["bundle exec rspec spec/cart_spec.rb", "rspec", ["spec/cart_spec.rb"]],
     ["./node_modules/.bin/tsc --noEmit", "tsc", ["--noEmit"]],
     ["node --test test/", "node --test", ["--test", "test/"]],
     ["node server.js", "node", ["server.js"]],
