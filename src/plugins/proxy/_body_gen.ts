@@ -1,11 +1,42 @@
 /**
- * Random request bodies and a slow reference finder of their tool-result strings, shared by
- * the property tests of the string scanner (`body.ts`) and the byte scanner (`body_bytes.ts`).
+ * Random request bodies, a slow reference finder of their tool-result strings, and the byte
+ * scanner's answer read back as text, for the tests of `body_bytes.ts`.
  *
  * @module
  */
 
-import type { Api, ToolText } from "./body.ts";
+import { findToolTokens } from "./body_bytes.ts";
+import type { Api } from "./routes.ts";
+
+/** A tool-result string of a body read as text: its span (UTF-16 indexes) and value. */
+export interface ToolText {
+  /** Index of the opening quote. */
+  readonly start: number;
+  /** Index just past the closing quote. */
+  readonly end: number;
+  /** The decoded value. */
+  readonly text: string;
+  /** Where it is: `messages[3].content[0].content`. */
+  readonly path: string;
+}
+
+const _enc = new TextEncoder();
+const _dec = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * `findToolTokens` over `body` encoded as UTF-8, its spans turned back into indexes of `body`
+ * and its tokens decoded: what the tests written against text compare.
+ */
+export function textsOf(body: string, api: Api): ToolText[] | null {
+  const bytes = _enc.encode(body);
+  const tokens = findToolTokens(bytes, api);
+  if (tokens === null) return null;
+  return tokens.map((t) => {
+    const start = _dec.decode(bytes.subarray(0, t.start)).length;
+    const token = _dec.decode(bytes.subarray(t.start, t.end));
+    return { start, end: start + token.length, text: JSON.parse(token), path: t.path };
+  });
+}
 
 /** A generator of numbers in [0, 1). */
 export type Rand = () => number;

@@ -15,14 +15,14 @@ import { Buffer } from "node:buffer";
 import type { Ctx, ProxyReport, ProxyRequest, ProxyResult } from "../../core/plugin.ts";
 import { estimate } from "../../core/tokens.ts";
 import { pointerLine } from "../archive/archive.ts";
-import { type BodyEdit, findToolTexts, spliceBody } from "./body.ts";
 import { type ByteEdit, findToolTokens, spliceBytes } from "./body_bytes.ts";
+import type { Api } from "./routes.ts";
 import { compressContent } from "./content.ts";
 
 /** Texts under this many chars are never compressed, so they are not cached either. */
 const MIN_CACHED = 500;
 
-/** The cache keeps results for at most this many chars of raw text. */
+/** The cache keeps results for at most this many bytes of raw tool-result tokens. */
 export const CACHE_CHARS = 16 * 1024 * 1024;
 
 type Entry = ProxyResult & { readonly text: string } | null;
@@ -38,10 +38,8 @@ interface _TokenEntry {
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const UTF8_OUT = new TextEncoder();
 
-/** Compresses tool results, remembering what each raw text became. */
+/** Compresses tool results, remembering what each raw token became. */
 export class ToolResultCompressor {
-  readonly #cache = new Map<string, Entry>();
-  #cachedChars = 0;
   readonly #cacheLimit: number;
   // Tokens by a hash of their first bytes, so one is recognised where it starts, before its
   // end is searched for; a hit is confirmed by comparing the bytes whole, natively. Oldest
@@ -49,49 +47,39 @@ export class ToolResultCompressor {
   readonly #tokens = new Map<number, _TokenEntry[]>();
   #tokenBytes = 0;
 
-  /** A compressor whose cache holds up to `cacheChars` chars of raw text. */
+  /** A compressor whose cache holds up to `cacheChars` bytes of raw tokens. */
   constructor(cacheChars: number = CACHE_CHARS) {
     this.#cacheLimit = cacheChars;
   }
 
   /**
-   * Compresses the request's body in place; reports what it saw and saved. A body held as
-   * bytes is worked on as bytes and never decoded whole.
+   * Compresses the request's body in place; reports what it saw and saved. It works on the
+   * body's UTF-8 bytes: a body held as bytes is never decoded whole, one held as text is
+   * encoded once.
    */
   async compress(req: ProxyRequest, ctx: Pick<Ctx, "keepRaw">): Promise<ProxyReport> {
-    if (req.bytes) {
-      const report = await this.#compressBytes(req, req.bytes, ctx);
-      if (report) return report;
-      // Not JSON, or a token that does not decode: the text path decides, as it always has.
-    }
-    const texts = findToolTexts(req.body, req.api);
-    if (texts === null) {
+    const held = req.bytes;
+    const bytes = held ?? UTF8_OUT.encode(req.body);
+    const report = await this.#compressBytes(req.api, bytes, ctx);
+    if (!report) {
       return { resultsSeen: 0, charsSeen: 0, charsSaved: 0, results: [], note: "not JSON" };
     }
-    let charsSeen = 0, charsSaved = 0;
-    const results: ProxyResult[] = [];
-    const edits: BodyEdit[] = [];
-    for (const t of texts) {
-      charsSeen += t.text.length;
-      const entry = await this.#entry(t.text, req.api, ctx);
-      if (!entry) continue;
-      // A kept entry is strictly shorter than the text it replaces.
-      edits.push({ start: t.start, end: t.end, text: entry.text, changed: true });
-      charsSaved += entry.rawChars - entry.emittedChars;
-      results.push(_result(entry));
+    if (report.bytes !== bytes) {
+      if (held) req.bytes = report.bytes;
+      else req.body = UTF8.decode(report.bytes);
     }
-    if (edits.length) req.body = spliceBody(req.body, edits);
-    return { resultsSeen: texts.length, charsSeen, charsSaved, results };
+    return report.report;
   }
 
-  // `null` when the bytes are not JSON (or a long token is not a JSON string).
+  // The body with its results compressed, and the report; `null` when the bytes are not JSON
+  // (a long token is checked by decoding it, so one that does not decode says so too).
   async #compressBytes(
-    req: ProxyRequest,
+    api: Api,
     bytes: Uint8Array,
     ctx: Pick<Ctx, "keepRaw">,
-  ): Promise<ProxyReport | null> {
+  ): Promise<{ bytes: Uint8Array; report: ProxyReport } | null> {
     const hits = new Map<number, _TokenEntry>();
-    const tokens = findToolTokens(bytes, req.api, (b, start) => {
+    const tokens = findToolTokens(bytes, api, (b, start) => {
       const hit = this.#find(b, start);
       if (!hit) return -1;
       hits.set(start, hit);
@@ -130,7 +118,7 @@ export class ToolResultCompressor {
       }
       if (typeof e === "string") {
         const raw = e;
-        const entry = raw.length < MIN_CACHED ? null : await _compressOne(raw, req.api, ctx);
+        const entry = raw.length < MIN_CACHED ? null : await _compressOne(raw, api, ctx);
         e = {
           token: bytes.slice(t.start, t.end),
           units: raw.length,
@@ -146,8 +134,10 @@ export class ToolResultCompressor {
       charsSaved += e.result.rawChars - e.result.emittedChars;
       results.push(e.result);
     }
-    if (edits.length) req.bytes = spliceBytes(bytes, edits);
-    return { resultsSeen: tokens.length, charsSeen, charsSaved, results };
+    return {
+      bytes: edits.length ? spliceBytes(bytes, edits) : bytes,
+      report: { resultsSeen: tokens.length, charsSeen, charsSaved, results },
+    };
   }
 
   // The known token starting at `start` of `bytes`. A valid token ends at its first unescaped
@@ -184,33 +174,6 @@ export class ToolResultCompressor {
       if (this.#tokenBytes <= this.#cacheLimit) break;
       this.#tokens.delete(k);
       for (const old of b) this.#tokenBytes -= old.token.length;
-    }
-  }
-
-  async #entry(raw: string, api: string, ctx: Pick<Ctx, "keepRaw">): Promise<Entry> {
-    if (raw.length < MIN_CACHED) return null;
-    const hit = this.#cache.get(raw);
-    if (hit !== undefined) {
-      // Most recently used goes last, so eviction takes the oldest first.
-      this.#cache.delete(raw);
-      this.#cache.set(raw, hit);
-      return hit;
-    }
-    const entry = await _compressOne(raw, api, ctx);
-    // An archive that could not keep the bytes is not remembered: the next request retries.
-    if (entry === undefined) return null;
-    this.#remember(raw, entry);
-    return entry;
-  }
-
-  #remember(raw: string, entry: Entry): void {
-    if (raw.length > this.#cacheLimit) return;
-    this.#cache.set(raw, entry);
-    this.#cachedChars += raw.length;
-    for (const key of this.#cache.keys()) {
-      if (this.#cachedChars <= this.#cacheLimit) break;
-      this.#cache.delete(key);
-      this.#cachedChars -= key.length;
     }
   }
 }
