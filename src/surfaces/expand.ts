@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { findArchived, readArchived, recordExpand } from "../plugins/archive/archive.ts";
 import { isPartial, parseRange, selectLines } from "../plugins/archive/expand.ts";
 import { boot, openStore } from "./_boot.ts";
+import { wholeNumber } from "./_flags.ts";
 import { print, warn, writeStdout } from "./_io.ts";
 
 /** `rtok expand --help`. */
@@ -45,8 +46,8 @@ export async function main(args: readonly string[]): Promise<number> {
   const sel = {
     ...(values.lines !== undefined ? { lines: parseRange(values.lines) } : {}),
     ...(values.grep !== undefined ? { grep: values.grep } : {}),
-    ...(values.head !== undefined ? { head: count("--head", values.head) } : {}),
-    ...(values.tail !== undefined ? { tail: count("--tail", values.tail) } : {}),
+    ...(values.head !== undefined ? { head: wholeNumber("--head", values.head, 0) } : {}),
+    ...(values.tail !== undefined ? { tail: wholeNumber("--tail", values.tail, 0) } : {}),
   };
   const b = await boot();
   const store = await openStore(b);
@@ -64,12 +65,4 @@ export async function main(args: readonly string[]): Promise<number> {
     store.close();
   }
   return 0;
-}
-
-function count(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) {
-    throw new RangeError(`${flag} "${value}": expected a whole number ≥ 0`);
-  }
-  return n;
 }

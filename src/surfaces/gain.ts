@@ -23,6 +23,7 @@ import {
 } from "../plugins/measure/expand_rate.ts";
 import { type ProxyGain, proxyGain } from "../plugins/proxy/gain.ts";
 import { boot, drain, openStore } from "./_boot.ts";
+import { wholeNumber } from "./_flags.ts";
 import { print } from "./_io.ts";
 
 /** `rtok gain --help`. */
@@ -70,10 +71,7 @@ export async function main(args: readonly string[]): Promise<number> {
   if (format !== "text" && format !== "json" && format !== "csv") {
     throw new TypeError(`--format "${format}": expected text, json or csv`);
   }
-  const limit = values.limit === undefined ? 20 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new TypeError(`--limit "${values.limit}": expected a whole number ≥ 1`);
-  }
+  const limit = wholeNumber("--limit", values.limit ?? "20", 1);
   const periods = (["daily", "weekly", "monthly"] as const).filter((p) => values[p]);
   const views = [values.history, values.failures, periods.length > 0].filter(Boolean).length;
   if (periods.length > 1 || views > 1) {

@@ -11,6 +11,7 @@ import type { Store } from "../core/store.ts";
 import type { Provider } from "../plugins/proxy/routes.ts";
 import { DEFAULT_HEADER_TIMEOUT_MS, type ProxyRow } from "../plugins/proxy/server.ts";
 import { boot, context, openStore, reportPluginErrors } from "./_boot.ts";
+import { wholeNumber } from "./_flags.ts";
 import { print, warn } from "./_io.ts";
 
 /** The public APIs, used unless config or a flag names another upstream. */
@@ -72,8 +73,8 @@ export async function main(args: readonly string[]): Promise<number> {
   const b = await boot();
   const own = b.config.plugins.proxy ?? {};
   const host = values.host ?? _configString(own, "host") ?? "127.0.0.1";
-  const port = _wholeNumber("--port", values.port ?? String(own.port ?? 8787), 0, 65535);
-  const timeoutMs = _wholeNumber(
+  const port = wholeNumber("--port", values.port ?? String(own.port ?? 8787), 0, 65535);
+  const timeoutMs = wholeNumber(
     "--timeout-ms",
     values["timeout-ms"] ?? String(DEFAULT_HEADER_TIMEOUT_MS),
     1,
@@ -181,14 +182,6 @@ function _configString(table: Readonly<Record<string, unknown>>, key: string): s
     throw new TypeError(`config [plugins.proxy] ${key}: expected a string`);
   }
   return v;
-}
-
-function _wholeNumber(flag: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min || n > max) {
-    throw new TypeError(`${flag} "${text}": expected a whole number from ${min} to ${max}`);
-  }
-  return n;
 }
 
 function _upstream(flag: string, value: string): string {

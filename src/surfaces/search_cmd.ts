@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { searchArchive, searchText } from "../plugins/archive/search.ts";
 import { boot, openStore } from "./_boot.ts";
 import { print } from "./_io.ts";
+import { wholeNumber } from "./_flags.ts";
 
 /** `rtok search --help`. */
 export const SEARCH_HELP = `rtok search: which archived output mentioned something
@@ -51,10 +52,7 @@ export async function main(args: readonly string[]): Promise<number> {
   if (format !== "text" && format !== "json") {
     throw new TypeError(`--format "${format}": expected text or json`);
   }
-  const limit = values.limit === undefined ? 10 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new TypeError(`--limit "${values.limit}": expected a whole number ≥ 1`);
-  }
+  const limit = wholeNumber("--limit", values.limit ?? "10", 1);
   const b = await boot();
   const store = await openStore(b);
   if (!store || b.home === null) throw new Error("the archive cannot be read (see the line above)");
