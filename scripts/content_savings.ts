@@ -8,8 +8,7 @@
  */
 
 import { estimate, type TextClass } from "../src/core/tokens.ts";
-import { pointerLine } from "../src/plugins/archive/archive.ts";
-import { compressContent } from "../src/plugins/proxy/content.ts";
+import { compressContent, withPointer } from "../src/plugins/proxy/content.ts";
 
 const ROOT = new URL("../tests/fixtures/", import.meta.url);
 
@@ -28,12 +27,7 @@ for (const name of names.sort()) {
   const r = compressContent(text);
   const shape = r?.shape ?? "(passed through)";
   const cls: TextClass = r?.textClass ?? "log";
-  let out = text;
-  if (r) {
-    out = r.cut.length
-      ? (r.text.endsWith("\n") ? r.text : r.text + "\n") + pointerLine(r.cut, "0".repeat(12))
-      : r.text;
-  }
+  const out = r ? withPointer(r, "0".repeat(12)) : text;
   const row = rows.get(shape) ?? { outputs: 0, compressed: 0, raw: 0, emitted: 0 };
   row.outputs++;
   if (r) row.compressed++;

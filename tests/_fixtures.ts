@@ -55,12 +55,36 @@ export interface FixtureRun {
   readonly out: { readonly text: string; readonly changed: boolean; readonly lossy: boolean };
 }
 
-/** A fixture's metadata, raw output and filtered output as the CLI would print it. */
-export async function runFixture(name: string): Promise<FixtureRun> {
+/** A fixture as captured. */
+export interface Fixture {
+  /** Its directory's name. */
+  readonly name: string;
+  /** Its `meta.json`. */
+  readonly meta: Meta;
+  /** What the command printed as typed. */
+  readonly raw: string;
+  /** What it printed after stage 1, as bytes and as text. */
+  readonly shapedBytes: Uint8Array;
+  /** The same, as text. */
+  readonly shaped: string;
+}
+
+/** The fixture `name`, as captured. */
+export async function readFixture(name: string): Promise<Fixture> {
   const meta = JSON.parse(await Deno.readTextFile(new URL(`${name}/meta.json`, ROOT))) as Meta;
   const raw = await Deno.readTextFile(new URL(`${name}/raw.out`, ROOT));
   const shapedBytes = await Deno.readFile(new URL(`${name}/shaped.out`, ROOT));
-  const shaped = new TextDecoder().decode(shapedBytes);
+  return { name, meta, raw, shapedBytes, shaped: new TextDecoder().decode(shapedBytes) };
+}
+
+/** Every fixture, sorted by name. */
+export async function readFixtures(): Promise<Fixture[]> {
+  return await Promise.all((await fixtureNames()).map(readFixture));
+}
+
+/** A fixture's metadata, raw output and filtered output as the CLI would print it. */
+export async function runFixture(name: string): Promise<FixtureRun> {
+  const { meta, raw, shapedBytes, shaped } = await readFixture(name);
   const match = matchCommand(meta.ran, COMMAND_FILTERS);
   if (!match) throw new Error(`${name}: no filter matches ${meta.ran.join(" ")}`);
   const input = {

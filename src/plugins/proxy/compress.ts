@@ -14,10 +14,9 @@
 import { Buffer } from "node:buffer";
 import type { Ctx, ProxyReport, ProxyRequest, ProxyResult } from "../../core/plugin.ts";
 import { estimate } from "../../core/tokens.ts";
-import { pointerLine } from "../archive/archive.ts";
 import { type ByteEdit, findToolTokens, spliceBytes } from "./body_bytes.ts";
 import type { Api } from "./routes.ts";
-import { compressContent } from "./content.ts";
+import { compressContent, withPointer } from "./content.ts";
 
 /** Texts under this many chars are never compressed, so they are not cached either. */
 const MIN_CACHED = 500;
@@ -220,7 +219,7 @@ async function _compressOne(
       family: c.shape,
     });
     if (!archiveId) return undefined;
-    text = (text.endsWith("\n") ? text : text + "\n") + pointerLine(c.cut, archiveId);
+    text = withPointer(c, archiveId);
   }
   if (text.length >= raw.length || estimate(text, c.textClass) >= estimate(raw, c.textClass)) {
     return null;

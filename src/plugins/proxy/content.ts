@@ -120,15 +120,15 @@ function _hasPointer(text: string): boolean {
   return false;
 }
 
-// What the caller would send: the text, then the pointer line when anything was cut.
-function _emitted(result: Filtered): string {
+/** What goes out for `result`: its text, then the pointer line to `id` when anything was cut. */
+export function withPointer(result: Filtered, id: string): string {
   if (result.cut.length === 0) return result.text;
   const sep = result.text === "" || result.text.endsWith("\n") ? "" : "\n";
-  return result.text + sep + pointerLine(result.cut, WORST_ID);
+  return result.text + sep + pointerLine(result.cut, id);
 }
 
 function _smaller(raw: string, result: Filtered, textClass: TextClass): boolean {
-  const out = _emitted(result);
+  const out = withPointer(result, WORST_ID);
   return out.length < raw.length && estimate(out, textClass) < estimate(raw, textClass);
 }
 

@@ -1,13 +1,14 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { readFixtures } from "../../../tests/_fixtures.ts";
 import type { CommandFilter } from "../../core/filter.ts";
 import { estimate } from "../../core/tokens.ts";
-import { pointerLine } from "../archive/archive.ts";
 import {
   compressContent,
   CONTENT_FILTERS,
   CONTENT_MAX_CHARS,
   CONTENT_MIN_CHARS,
   type ContentResult,
+  withPointer,
 } from "./content.ts";
 import { ARRAY_HEAD, ARRAY_TAIL } from "./json_text.ts";
 import { detectShape } from "./shapes.ts";
@@ -15,34 +16,10 @@ import { detectShape } from "./shapes.ts";
 const FIXTURES = new URL("../../../tests/fixtures/", import.meta.url);
 const read = { read: [FIXTURES] };
 
-interface Fixture {
-  name: string;
-  facts: string[];
-  raw: string;
-  shaped: string;
-}
-
-async function fixtures(): Promise<Fixture[]> {
-  const out: Fixture[] = [];
-  for await (const e of Deno.readDir(FIXTURES)) {
-    if (!e.isDirectory) continue;
-    const at = (f: string) => new URL(`${e.name}/${f}`, FIXTURES);
-    const meta = JSON.parse(await Deno.readTextFile(at("meta.json")));
-    out.push({
-      name: e.name,
-      facts: meta.facts,
-      raw: await Deno.readTextFile(at("raw.out")),
-      shaped: await Deno.readTextFile(at("shaped.out")),
-    });
-  }
-  return out.sort((a, b) => a.name < b.name ? -1 : 1);
-}
+const fixtures = readFixtures;
 
 // What the proxy sends: the text, then the pointer line when anything was cut.
-function emitted(r: ContentResult, id = "0123456789ab"): string {
-  if (r.cut.length === 0) return r.text;
-  return (r.text.endsWith("\n") ? r.text : r.text + "\n") + pointerLine(r.cut, id);
-}
+const emitted = (r: ContentResult, id = "0123456789ab"): string => withPointer(r, id);
 
 // A single-file grep never prints the file's name, so a fact naming it cannot be in the text;
 // its count still must be.
@@ -64,7 +41,7 @@ Deno.test("compressContent() keeps every fact of every fixture it compresses, an
       const out = emitted(r);
       ok(out.length < f.shaped.length, `${out.length} of ${f.shaped.length} chars`);
       ok(estimate(out, r.textClass) < estimate(f.shaped, r.textClass));
-      for (const fact of f.facts) {
+      for (const fact of f.meta.facts) {
         const sole = NAMES_THE_SOLE_FILE.has(f.name) ? SOLE_FILE.exec(fact) : null;
         const want = sole ? sole[1] : fact;
         ok(out.includes(want), `fact lost: ${JSON.stringify(want)}`);

@@ -1,33 +1,11 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { readFixtures } from "../../../tests/_fixtures.ts";
 import { detectShape, FAILED } from "./shapes.ts";
 
 const FIXTURES = new URL("../../../tests/fixtures/", import.meta.url);
 const read = { read: [FIXTURES] };
 
-interface Fixture {
-  name: string;
-  filter: string;
-  exitCode: number;
-  raw: string;
-  shaped: string;
-}
-
-async function fixtures(): Promise<Fixture[]> {
-  const out: Fixture[] = [];
-  for await (const e of Deno.readDir(FIXTURES)) {
-    if (!e.isDirectory) continue;
-    const at = (f: string) => new URL(`${e.name}/${f}`, FIXTURES);
-    const meta = JSON.parse(await Deno.readTextFile(at("meta.json")));
-    out.push({
-      name: e.name,
-      filter: meta.filter,
-      exitCode: meta.exitCode,
-      raw: await Deno.readTextFile(at("raw.out")),
-      shaped: await Deno.readTextFile(at("shaped.out")),
-    });
-  }
-  return out.sort((a, b) => a.name < b.name ? -1 : 1);
-}
+const fixtures = readFixtures;
 
 // Families whose output looks alike share one filter; the shape names the one it uses.
 const SHAPE_OF: Record<string, string> = {
@@ -75,7 +53,7 @@ Deno.test("detectShape() reads each supported fixture over 500 chars as its tool
   let checked = 0;
   const seen = new Set<string>();
   for (const f of await fixtures()) {
-    const expected = SHAPE_OF[f.filter] ?? f.filter;
+    const expected = SHAPE_OF[f.meta.filter] ?? f.meta.filter;
     if (!SUPPORTED.has(expected) || f.shaped.length < 500 || NOT_THE_REPORT[f.name]) continue;
     await t.step(`${f.name} → ${expected}`, () => {
       strictEqual(detectShape(f.shaped)?.name, expected);
@@ -97,8 +75,8 @@ Deno.test("detectShape() infers a failing exit code exactly when the run failed"
       ["git log", "git show", "git diff", "diff", "git status", "grep", "tree", "find", "ls"]
         .includes(shape.name)
     ) continue;
-    await t.step(`${f.name} (exit ${f.exitCode})`, () => {
-      strictEqual(shape.exitCode !== 0, f.exitCode !== 0, `inferred ${shape.exitCode}`);
+    await t.step(`${f.name} (exit ${f.meta.exitCode})`, () => {
+      strictEqual(shape.exitCode !== 0, f.meta.exitCode !== 0, `inferred ${shape.exitCode}`);
     });
   }
 });
