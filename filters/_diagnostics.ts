@@ -23,7 +23,8 @@
  */
 
 import type { Filtered } from "../src/core/filter.ts";
-import { failureLine, plural } from "./_text.ts";
+import { failureLine } from "./_text.ts";
+import { plural } from "../src/core/text.ts";
 
 /** Lines of warnings (notes, infos) shown before the rest are only counted. */
 export const DIAG_WARNINGS_SHOWN: number = 60;

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { plural } from "./_text.ts";
+import { plural } from "../src/core/text.ts";
 
 /** Changed lines shown from the start of a hunk that has more than the cap. */
 export const CHANGED_HEAD = 50;

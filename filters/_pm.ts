@@ -6,7 +6,7 @@
  * @module
  */
 
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 /**
  * The lines as a terminal would show them: ANSI codes stripped, and of a line redrawn with

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { failureLine, plural } from "./_text.ts";
+import { failureLine } from "./_text.ts";
+import { plural } from "../src/core/text.ts";
 
 /** What a filter dropped, counted by kind, in order of first drop: `cut` phrases. */
 export class Cuts {

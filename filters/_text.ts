@@ -1,25 +1,9 @@
 /**
- * Small text helpers shared by the built-in command filters.
+ * Text helpers only the built-in command filters share (the ones every layer uses are in
+ * `src/core/text.ts`).
  *
  * @module
  */
-
-// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles).
-// deno-lint-ignore no-control-regex
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
-
-/** Removes ANSI escape sequences. Returns `text` itself when it holds none. */
-export function stripAnsi(text: string): string {
-  return text.includes("\x1b") ? text.replace(ANSI, "") : text;
-}
-
-/** Splits text into lines; a final newline does not make an empty last line. */
-export function splitLines(text: string): string[] {
-  if (text === "") return [];
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
 
 /**
  * The line that says a run failed when its output did not: `pytest: failed with exit code 4`,
@@ -27,11 +11,6 @@ export function splitLines(text: string): string[] {
  */
 export function failureLine(tool: string, exitCode: number): string {
   return exitCode < 0 ? `${tool}: failed` : `${tool}: failed with exit code ${exitCode}`;
-}
-
-/** `3 lines`, `1 line`: a count with its noun, plural unless the count is 1. */
-export function plural(count: number, noun: string, nouns: string = noun + "s"): string {
-  return `${count} ${count === 1 ? noun : nouns}`;
 }
 
 /**

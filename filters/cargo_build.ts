@@ -18,7 +18,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { type DiagnosticReport, drop, newReport, renderReport } from "./_diagnostics.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 /** Why cargo arguments ask for an output rtok must not rewrite, or `null`. */
 export function cargoPassthrough(args: readonly string[]): string | null {

@@ -25,7 +25,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, Cuts, joinLines, sayFailed } from "./_test_report.ts";
-import { plural, splitLines, stripAnsi } from "./_text.ts";
+import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 
 /** Failing tests whose output section is shown; the rest are named only. */
 export const CARGO_DETAILS_SHOWN = 20;

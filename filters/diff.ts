@@ -8,7 +8,7 @@
  */
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
-import { plural, splitLines, stripAnsi } from "./_text.ts";
+import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import {
   BODY_BUDGET,
   CHANGED_HEAD,

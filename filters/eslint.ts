@@ -12,7 +12,7 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { type DiagnosticReport, newReport, renderReport } from "./_diagnostics.ts";
 import { lastFlag, type OptionSpec, scanOptions } from "./_args.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 const SPEC: OptionSpec = {
   shortValued: "cfo",

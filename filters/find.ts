@@ -6,7 +6,7 @@
  */
 
 import type { CommandFilter, Filtered } from "../src/core/filter.ts";
-import { plural, splitLines, stripAnsi } from "./_text.ts";
+import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 
 /**
  * Names shown before directories are given as counts only: at 200, a listing of a few hundred

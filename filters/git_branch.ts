@@ -8,7 +8,8 @@
  */
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
-import { groupPaths, plural, splitLines, stripAnsi } from "./_text.ts";
+import { groupPaths } from "./_text.ts";
+import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 
 const PASS_FLAGS = new Set([
   "--show-current",

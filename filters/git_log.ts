@@ -6,7 +6,7 @@
  */
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
-import { plural, splitLines, stripAnsi } from "./_text.ts";
+import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 
 /** How many commits `git log` shows when the caller set no limit. */
 export const LOG_SHOWN = 10;

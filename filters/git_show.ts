@@ -7,7 +7,7 @@
  */
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
-import { plural, splitLines, stripAnsi } from "./_text.ts";
+import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import { compactDiff, type DiffItem } from "./_hunks.ts";
 import { compactDate, logPassthrough, parseLog, renderLog } from "./git_log.ts";
 import { contextChosen, diffPassthrough, parseGitDiff } from "./git_diff.ts";

@@ -8,7 +8,8 @@
  */
 
 import type { CommandFilter, Filtered } from "../src/core/filter.ts";
-import { groupPaths, splitLines, stripAnsi } from "./_text.ts";
+import { groupPaths } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 const FORMAT_FLAGS = new Set(["-z", "--null", "-v", "-vv", "--verbose", "--porcelain"]);
 

@@ -12,7 +12,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { type DiagnosticReport, drop, newReport, renderReport } from "./_diagnostics.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 /** Why `go build`/`go vet` arguments ask for an output rtok must not rewrite, or `null`. */
 export function goPassthrough(args: readonly string[]): string | null {

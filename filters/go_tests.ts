@@ -21,7 +21,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, Cuts, joinLines, sayFailed } from "./_test_report.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 /** Failing tests shown with their output; the rest keep only their `--- FAIL` line. */
 export const GO_DETAILS_SHOWN = 20;

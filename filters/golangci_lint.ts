@@ -11,7 +11,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { type DiagnosticReport, drop, newReport, renderReport } from "./_diagnostics.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 const TEXT_FORMATS = new Set(["colored-line-number", "line-number", "tab", "colored-tab", "text"]);
 

@@ -15,7 +15,7 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { Cuts } from "./_test_report.ts";
 import { dedent, type FailureGroup, renderReport, type TestFailure } from "./_test_failures.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 // Flags after which jest prints something other than its test report, or waits for keys.
 const OWN_FORMAT = new Set([

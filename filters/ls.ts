@@ -7,7 +7,7 @@
  */
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
-import { plural, splitLines, stripAnsi } from "./_text.ts";
+import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import { lastFlag, type OptionSpec, type ScannedArgs, scanOptions } from "./_args.ts";
 
 /** Names a plain listing shows before the rest is summarised by extension. */

@@ -18,7 +18,7 @@ import {
   newReport,
   renderReport,
 } from "./_diagnostics.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 /** Why `mypy` arguments ask for an output rtok must not rewrite, or `null`. */
 export function mypyPassthrough(args: readonly string[]): string | null {

@@ -17,7 +17,7 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { Cuts } from "./_test_report.ts";
 import { renderReport, shapeErrorText, type TestFailure } from "./_test_failures.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 // Reporters whose output this filter reads; TAP, JUnit, lcov or a module of the caller's
 // pass through.

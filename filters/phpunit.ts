@@ -18,7 +18,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, Cuts, joinLines, sayFailed } from "./_test_report.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 /** Entries (or testdox `✘` tests) shown in full; the rest keep their name. */
 export const PHPUNIT_DETAILS_SHOWN = 20;

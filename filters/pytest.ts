@@ -17,7 +17,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, capMiddle, Cuts, joinLines, sayFailed } from "./_test_report.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 /** Failure and error blocks shown with their traceback; the rest keep only their summary line. */
 export const PYTEST_DETAILS_SHOWN = 20;

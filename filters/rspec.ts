@@ -17,7 +17,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, Cuts, joinLines, sayFailed } from "./_test_report.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 /** Failure entries shown in full; the rest keep their rerun line. */
 export const RSPEC_DETAILS_SHOWN = 20;

@@ -13,7 +13,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { type DiagnosticReport, drop, newReport, renderReport } from "./_diagnostics.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 const HUMAN_FORMATS = new Set(["full", "concise", "grouped", "text"]);
 

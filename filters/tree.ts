@@ -7,7 +7,7 @@
  */
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
-import { plural, splitLines, stripAnsi } from "./_text.ts";
+import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import { lastFlag, type OptionSpec, scanOptions } from "./_args.ts";
 import { extensionSummary } from "./ls.ts";
 

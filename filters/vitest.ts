@@ -21,7 +21,7 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { Cuts } from "./_test_report.ts";
 import { dedent, type FailureGroup, renderReport, type TestFailure } from "./_test_failures.ts";
-import { splitLines, stripAnsi } from "./_text.ts";
+import { splitLines, stripAnsi } from "../src/core/text.ts";
 
 // Reporters that print vitest's own report; any other is a format rtok does not know.
 const OWN_REPORTERS = new Set(["default", "basic", "verbose", "dot", "tree", "github-actions"]);

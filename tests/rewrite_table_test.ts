@@ -15,7 +15,7 @@
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { familyOf } from "../src/plugins/cmd/match.ts";
+import { familyOf } from "../src/core/command.ts";
 import { REWRITE_RULES } from "../src/rewrite/rules.ts";
 import { defaultConfig } from "../src/core/config.ts";
 import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";

@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CommandFilter } from "../../src/core/filter.ts";
-import { plural } from "../../filters/_text.ts";
+import { plural } from "../../src/core/text.ts";
 import { FIND_DIRS_COUNTED, FIND_NAMES_SHOWN, findFilter } from "../../filters/find.ts";
 import {
   GREP_FILES_LISTED,

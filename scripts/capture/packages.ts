@@ -26,7 +26,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CommandFilter } from "../../src/core/filter.ts";
-import { familyOf, splitArgv } from "../../src/plugins/cmd/match.ts";
+import { familyOf, splitArgv } from "../../src/core/command.ts";
 import { COMMAND_FILTERS } from "../../filters/mod.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../tests/fixtures/", import.meta.url));

@@ -27,7 +27,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CommandFilter } from "../../src/core/filter.ts";
-import { splitArgv } from "../../src/plugins/cmd/match.ts";
+import { splitArgv } from "../../src/core/command.ts";
 import { cargoTestFilter } from "../../filters/cargo_tests.ts";
 import { goTestFilter } from "../../filters/go_tests.ts";
 import { phpunitFilter } from "../../filters/phpunit.ts";

@@ -22,7 +22,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CommandFilter } from "../../src/core/filter.ts";
-import { splitArgv } from "../../src/plugins/cmd/match.ts";
+import { splitArgv } from "../../src/core/command.ts";
 import { denoTestFilter } from "../../filters/deno_tests.ts";
 import { jestFilter } from "../../filters/jest.ts";
 import { mochaFilter } from "../../filters/mocha.ts";

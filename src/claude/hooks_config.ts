@@ -6,6 +6,8 @@
  * @module
  */
 
+import { joinPath } from "../core/paths.ts";
+
 /** A settings file's contents: a JSON object. */
 export type Settings = Record<string, unknown>;
 
@@ -103,13 +105,13 @@ export function settingsPaths(
 ): SettingsPaths {
   let userDir: string;
   if (env.claudeConfigDir) userDir = env.claudeConfigDir;
-  else if (env.home) userDir = _join(env.home, ".claude");
+  else if (env.home) userDir = joinPath(env.home, ".claude");
   else throw new Error("Cannot find Claude Code's settings: set HOME or CLAUDE_CONFIG_DIR");
-  const projectDir = _join(cwd, ".claude");
+  const projectDir = joinPath(cwd, ".claude");
   return {
-    user: _join(userDir, "settings.json"),
-    project: _join(projectDir, "settings.json"),
-    local: _join(projectDir, "settings.local.json"),
+    user: joinPath(userDir, "settings.json"),
+    project: joinPath(projectDir, "settings.json"),
+    local: joinPath(projectDir, "settings.local.json"),
   };
 }
 
@@ -326,10 +328,6 @@ function _table(settings: Settings): _Table | undefined {
 
 function _isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function _join(dir: string, name: string): string {
-  return dir.endsWith("/") ? dir + name : `${dir}/${name}`;
 }
 
 function _basename(word: string): string {

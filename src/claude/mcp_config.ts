@@ -8,7 +8,7 @@
  */
 
 import { joinPath } from "../core/paths.ts";
-import { lex } from "../rewrite/lexer.ts";
+import { lex } from "../core/lexer.ts";
 
 /** The server's name in Claude Code's `mcpServers`. */
 export const MCP_SERVER_NAME = "rtok";

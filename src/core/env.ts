@@ -9,13 +9,18 @@ import { RTOK_ENV } from "./permissions.ts";
 /** The variables rtok reads, by name; one that is unset or not granted is `undefined`. */
 export type RtokEnv = Readonly<Record<string, string | undefined>>;
 
+/** The live value of `name`; `undefined` when it is unset or not granted. */
+export function envVar(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The live values of the variables rtok reads. */
 export function rtokEnv(): RtokEnv {
   const env: Record<string, string | undefined> = {};
-  for (const name of RTOK_ENV) {
-    try {
-      env[name] = Deno.env.get(name);
-    } catch { /* not granted: treated as unset */ }
-  }
+  for (const name of RTOK_ENV) env[name] = envVar(name);
   return env;
 }

@@ -17,3 +17,28 @@ export function parentDir(path: string): string {
   if (slash < 0) return ".";
   return slash === 0 ? "/" : trimmed.slice(0, slash);
 }
+
+/**
+ * True when something is at `path` (a symlink counts, whatever it points to), false when
+ * nothing is. When that cannot be told (a directory on the way may not be read), `unknown` is
+ * the answer if given; else the error is thrown.
+ */
+export function pathExists(path: string, unknown?: boolean): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    if (unknown !== undefined) return unknown;
+    throw e;
+  }
+}
+
+/** True when `path` is a regular file (or a symlink to one); false on any error. */
+export function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}

@@ -6,8 +6,9 @@
  * @module
  */
 
+import { envVar } from "./env.ts";
 import { RTOK_PERMISSIONS } from "./permissions.ts";
-import { joinPath, parentDir } from "./paths.ts";
+import { isFile, joinPath, parentDir } from "./paths.ts";
 import { quoteWord } from "./shell.ts";
 
 /** What {@linkcode rtokInvocation} looks at; every field has the live default. */
@@ -24,14 +25,6 @@ export interface SelfProbe {
   readonly mainModule?: string;
   /** True when `path` is an executable file. */
   readonly isExecutable?: (path: string) => boolean;
-}
-
-function _env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
 }
 
 /** True when `path` is a regular file someone may execute. */
@@ -62,31 +55,34 @@ export function onPath(
  */
 export function rtokInvocation(probe: SelfProbe = {}): string {
   const exec = probe.isExecutable ?? isExecutable;
-  const path = probe.path ?? _env("PATH") ?? "";
+  const path = probe.path ?? envVar("PATH") ?? "";
   if (onPath("rtok", path, exec)) return "rtok";
-  const home = probe.home ?? _env("HOME");
-  const root = probe.denoInstallRoot ?? _env("DENO_INSTALL_ROOT") ??
+  const home = probe.home ?? envVar("HOME");
+  const root = probe.denoInstallRoot ?? envVar("DENO_INSTALL_ROOT") ??
     (home ? joinPath(home, ".deno") : undefined);
   if (root && exec(joinPath(joinPath(root, "bin"), "rtok"))) {
     return quoteWord(joinPath(joinPath(root, "bin"), "rtok"));
   }
-  const main = probe.mainModule ?? Deno.mainModule;
-  const words = [probe.execPath ?? Deno.execPath(), "run", "-q", ...RTOK_PERMISSIONS];
-  let target = main;
-  if (main.startsWith("file:")) {
-    target = decodeURIComponent(new URL(main).pathname);
-    const config = joinPath(parentDir(target), "deno.json");
-    if (_fileExists(config)) words.push("--config", config);
-  }
-  return [...words, target].map(quoteWord).join(" ");
+  return selfArgv(probe.execPath, probe.mainModule).map(quoteWord).join(" ");
 }
 
-function _fileExists(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
+/**
+ * The words that run this very rtok: the compiled program itself, or Deno running this
+ * program with rtok's permissions and its own config. Not `rtok` from PATH, which may be
+ * another version.
+ */
+export function selfArgv(
+  execPath: string = Deno.execPath(),
+  mainModule: string = Deno.mainModule,
+): string[] {
+  if (!/(^|\/)deno(\.exe)?$/.test(execPath)) return [execPath];
+  const words = [execPath, "run", "-q", ...RTOK_PERMISSIONS];
+  if (!mainModule.startsWith("file:")) return [...words, mainModule];
+  const target = decodeURIComponent(new URL(mainModule).pathname);
+  // The import map is only needed for the npm packages, but without it Deno warns.
+  const config = joinPath(parentDir(target), "deno.json");
+  if (isFile(config)) words.push("--config", config);
+  return [...words, target];
 }
 
 /** The command `rtok init` installs for the Claude Code hooks. */

@@ -9,11 +9,11 @@
  */
 
 import { type BashRules, firstCovering, NO_RULES } from "../claude/permissions.ts";
-import { toolName } from "../plugins/cmd/match.ts";
+import { toolName } from "../core/command.ts";
 import { familyArgs, gitGlobalsHarmless, planRewrite, type SimpleCommand } from "./plan.ts";
 import { REWRITE_RULES } from "./rules.ts";
 import { MEASURED_SAVINGS } from "./savings.ts";
-import { familyOf } from "../plugins/cmd/match.ts";
+import { familyOf } from "../core/command.ts";
 
 /** What the host should do: run the rewrite unasked, ask as usual, deny, or no rewrite. */
 export type Verdict = "allow" | "ask" | "deny" | "none";

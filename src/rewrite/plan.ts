@@ -8,8 +8,8 @@
  * @module
  */
 
-import { familyOf, splitArgv, toolName } from "../plugins/cmd/match.ts";
-import { lex, type Redirect, type Word } from "./lexer.ts";
+import { familyOf, splitArgv, toolName } from "../core/command.ts";
+import { lex, type Redirect, type Word } from "../core/lexer.ts";
 import { REWRITE_RULES } from "./rules.ts";
 
 /** One simple command of the line, as the permission check and the rewrite see it. */

@@ -7,11 +7,12 @@
  * @module
  */
 
-import { RTOK_PERMISSIONS } from "../core/permissions.ts";
-import { joinPath, parentDir } from "../core/paths.ts";
+import { joinPath } from "../core/paths.ts";
 import { quoteWord } from "../core/shell.ts";
-import { onPath } from "../core/self.ts";
+import { runCaptured } from "../core/spawn.ts";
+import { selfArgv } from "../core/self.ts";
 import type { Store } from "../core/store.ts";
+import { findPointers, pointerLine } from "../core/pointer.ts";
 import { findArchived, readArchived, recordExpand } from "../plugins/archive/archive.ts";
 import { parseRange, selectLines } from "../plugins/archive/expand.ts";
 import { searchArchive, searchText } from "../plugins/archive/search.ts";
@@ -91,7 +92,7 @@ export async function runTool(b: Boot, args: RunArgs): Promise<ToolAnswer> {
   const done = await _spawnCapped(argv, cwd, timeoutMs);
   const elapsedMs = Math.round(performance.now() - started);
   const stdout = done.stdout;
-  const archiveIds = [...stdout.matchAll(/raw: rtok expand ([0-9a-f]{6,64})\]/g)].map((m) => m[1]);
+  const archiveIds = findPointers(stdout).map((p) => p.id);
   let text = stdout;
   if (done.stderr) text += (text && !text.endsWith("\n") ? "\n" : "") + done.stderr;
   const exitCode = done.timedOut ? TIMEOUT_EXIT_CODE : done.code;
@@ -274,25 +275,6 @@ export function pageText(text: string, max: number): string[] {
   return pages;
 }
 
-/**
- * The words that run this very rtok: the compiled program itself, or Deno running this
- * program with rtok's permissions. Not `rtok` from PATH, which may be another version.
- */
-export function selfArgv(
-  execPath: string = Deno.execPath(),
-  mainModule: string = Deno.mainModule,
-): string[] {
-  if (!/(^|\/)deno(\.exe)?$/.test(execPath)) return [execPath];
-  const words = [execPath, "run", "-q", ...RTOK_PERMISSIONS];
-  if (!mainModule.startsWith("file:")) return [...words, mainModule];
-  const target = decodeURIComponent(new URL(mainModule).pathname);
-  const config = joinPath(parentDir(target), "deno.json");
-  try {
-    if (Deno.statSync(config).isFile) words.push("--config", config);
-  } catch { /* run without: the import map is only needed for the npm packages */ }
-  return [...words, target];
-}
-
 // Where a tool runs or searches: the given directory (relative to the server's), canonical.
 async function _directory(dir: string | undefined): Promise<string> {
   const path = dir === undefined || dir === ""
@@ -356,7 +338,7 @@ async function _fit(
   return {
     text: [
       ...head,
-      `[rtok: cut ${cut} lines over the ${MAX_ANSWER_CHARS}-char answer limit; raw: rtok expand ${id}]`,
+      pointerLine([`${cut} lines over the ${MAX_ANSWER_CHARS}-char answer limit`], id),
       ...tail,
     ].join("\n"),
     id,
@@ -379,87 +361,16 @@ async function _spawnCapped(
   cwd: string,
   timeoutMs: number,
 ): Promise<_Done> {
-  // setsid makes the child a process-group leader, so a timeout kills its children too.
-  const setsid = Deno.build.os === "linux"
-    ? onPath("setsid", _env("PATH") ?? "/usr/bin:/bin")
-    : null;
-  const [cmd, ...rest] = setsid ? [joinPath(setsid, "setsid"), ...argv] : argv;
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(cmd, {
-      args: rest,
-      cwd,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-  } catch (e) {
-    const code = e instanceof Deno.errors.NotFound ? 127 : 126;
-    return {
-      code,
-      signal: null,
-      stdout: "",
-      stderr: `${cmd}: ${(e as Error).message}`,
-      timedOut: false,
-    };
-  }
-  let timedOut = false;
-  const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
-  const kill = (sig: Deno.Signal) => {
-    try {
-      if (setsid) Deno.kill(-child.pid, sig);
-      else child.kill(sig);
-    } catch { /* already gone */ }
+  const done = await runCaptured(argv, { cwd, timeoutMs, holdBytes: _HOLD_BYTES });
+  const text = (bytes: Uint8Array, dropped: number) => {
+    const t = new TextDecoder().decode(bytes);
+    return dropped ? `${t}\n[rtok: ${dropped} more bytes were not kept]\n` : t;
   };
-  let hard: ReturnType<typeof setTimeout> | undefined;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    kill("SIGTERM");
-    hard = setTimeout(() => {
-      kill("SIGKILL");
-      // A grandchild outside the group may still hold a pipe open: stop reading it.
-      for (const r of readers) r.cancel().catch(() => {});
-    }, 2000);
-  }, timeoutMs);
-  const read = async (stream: ReadableStream<Uint8Array>): Promise<string> => {
-    const reader = stream.getReader();
-    readers.push(reader);
-    const chunks: Uint8Array[] = [];
-    let held = 0;
-    let dropped = 0;
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        if (held + value.byteLength <= _HOLD_BYTES) {
-          chunks.push(value);
-          held += value.byteLength;
-        } else dropped += value.byteLength;
-      }
-    } catch { /* cancelled after the time limit */ }
-    const all = new Uint8Array(held);
-    let off = 0;
-    for (const c of chunks) {
-      all.set(c, off);
-      off += c.byteLength;
-    }
-    const text = new TextDecoder().decode(all);
-    return dropped ? `${text}\n[rtok: ${dropped} more bytes were not kept]\n` : text;
+  return {
+    code: done.code,
+    signal: done.signal,
+    stdout: text(done.stdout, done.dropped[0]),
+    stderr: text(done.stderr, done.dropped[1]),
+    timedOut: done.timedOut,
   };
-  const [stdout, stderr, status] = await Promise.all([
-    read(child.stdout),
-    read(child.stderr),
-    child.status,
-  ]);
-  clearTimeout(timer);
-  if (hard !== undefined) clearTimeout(hard);
-  return { code: status.code, signal: status.signal, stdout, stderr, timedOut };
-}
-
-function _env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
 }

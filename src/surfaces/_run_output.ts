@@ -9,6 +9,7 @@ import type { Measurement, Stage } from "../core/plugin.ts";
 import { spoolOverdue } from "../core/spool.ts";
 import { quoteArgv } from "../core/shell.ts";
 import type { TextClass } from "../core/tokens.ts";
+import { decodeText } from "../core/text.ts";
 import { type Composed, composeFiltered } from "../plugins/cmd/compose.ts";
 import { type Boot, context, drain, openStore, reportPluginErrors } from "./_boot.ts";
 import { warn, writeStderr, writeStdout } from "./_io.ts";
@@ -32,16 +33,6 @@ export interface Written {
   readonly passthrough: string | null;
   /** How the text is counted, when a filter says. */
   readonly textClass?: TextClass;
-}
-
-/** Decodes `raw` as text, or returns `null` for binary bytes (NUL or invalid UTF-8). */
-function decodeText(raw: Uint8Array): string | null {
-  if (raw.includes(0)) return null;
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(raw);
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { runCaptured } from "../core/spawn.ts";
+import { pathExists } from "../core/paths.ts";
 import {
   isRivalRewriter,
   isRtokHookCommand,
@@ -206,55 +208,31 @@ async function _probeHook(command: string, cwd: string): Promise<_Check> {
     tool_use_id: "doctor",
   });
   const started = performance.now();
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command("/bin/sh", {
-      args: ["-c", command],
-      cwd,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-  } catch (e) {
-    return { status: "FAIL", label, detail: `cannot start /bin/sh: ${(e as Error).message}` };
-  }
-  const outChunks: Uint8Array[] = [];
-  const errChunks: Uint8Array[] = [];
-  const reading = Promise.all([
-    _collect(child.stdout, outChunks),
-    _collect(child.stderr, errChunks),
-  ]);
-  try {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(payload));
-    await w.close();
-  } catch { /* a hook may exit without reading its input; its exit code tells the rest */ }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), _HOOK_TIMEOUT_MS);
+  // A process the hook leaves in the background may hold the pipes open: take what has come
+  // by shortly after the hook exits, not wait for that process.
+  const done = await runCaptured(["/bin/sh", "-c", command], {
+    cwd,
+    input: new TextEncoder().encode(payload),
+    timeoutMs: _HOOK_TIMEOUT_MS,
+    killAfterMs: 0,
+    holdBytes: 1024 * 1024,
+    readAfterExitMs: 500,
   });
-  const status = await Promise.race([child.status, timeout]);
-  clearTimeout(timer);
   const took = `${Math.round(performance.now() - started)} ms`;
-  if (status === null) {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* it ended just now */ }
+  if (!done.started) {
+    return { status: "FAIL", label, detail: `cannot start /bin/sh: ${_decode(done.stderr)}` };
+  }
+  if (done.timedOut) {
     return { status: "FAIL", label, detail: `no answer within ${_HOOK_TIMEOUT_MS / 1000} s` };
   }
-  // A process the hook left in the background may hold the pipes open: take what has come
-  // by shortly after the hook exits, not wait for that process.
-  await Promise.race([reading, new Promise((resolve) => timer = setTimeout(resolve, 500))]);
-  clearTimeout(timer);
-  const decode = (chunks: Uint8Array[]) => new TextDecoder().decode(_concat(chunks));
-  const out = decode(outChunks);
-  const err = decode(errChunks);
-  if (status.code !== 0) {
+  const out = _decode(done.stdout);
+  const err = _decode(done.stderr);
+  if (done.code !== 0) {
     const first = err.split("\n").find((l) => l.trim() !== "")?.trim();
     return {
       status: "FAIL",
       label,
-      detail: `exit ${status.code}${first ? `: ${first.slice(0, 200)}` : ""} (${took})`,
+      detail: `exit ${done.code}${first ? `: ${first.slice(0, 200)}` : ""} (${took})`,
     };
   }
   const text = out.trim();
@@ -310,7 +288,7 @@ function _stateChecks(): _Check[] {
       : { status: "FAIL", label: "home", detail: `${home} is not writable (${homeOk}); ${fix}` },
   );
   const archive = archiveDir(home);
-  if (_exists(archive)) {
+  if (pathExists(archive, true)) {
     const problem = _canCreate(archive);
     checks.push(
       problem === null ? { status: "ok", label: "archive", detail: `${archive} is writable` } : {
@@ -323,7 +301,7 @@ function _stateChecks(): _Check[] {
     checks.push({ status: "ok", label: "archive", detail: `${archive} (made on the first cut)` });
   }
   const spool = spoolPath(home);
-  if (_exists(spool)) {
+  if (pathExists(spool, true)) {
     try {
       Deno.openSync(spool, { append: true }).close();
       checks.push({ status: "ok", label: "spool", detail: `${spool} is writable` });
@@ -370,20 +348,8 @@ function _rivals(files: readonly _File[]): _Check[] {
 }
 
 /** Appends what `stream` yields to `into` until it ends or fails. */
-async function _collect(stream: ReadableStream<Uint8Array>, into: Uint8Array[]): Promise<void> {
-  try {
-    for await (const chunk of stream) into.push(chunk);
-  } catch { /* what arrived is what there is */ }
-}
-
-function _concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.byteLength;
-  }
-  return all;
+function _decode(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
 }
 
 /** `null` when a file can be made and removed in `dir`, else why not. */
@@ -394,14 +360,5 @@ function _canCreate(dir: string): string | null {
     return null;
   } catch (e) {
     return (e as Error).message;
-  }
-}
-
-function _exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -9,7 +9,8 @@
 import type { CommandFilter } from "../core/filter.ts";
 import type { Plugin } from "../core/plugin.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
-import { familyOf } from "../plugins/cmd/match.ts";
+import { familyOf } from "../core/command.ts";
+import { readCapped, type Started, startProcess } from "../core/spawn.ts";
 import { type Boot, boot } from "./_boot.ts";
 import { warn, writeStderr, writeStdout } from "./_io.ts";
 import type { Outcome } from "./mod.ts";
@@ -35,7 +36,7 @@ export async function main(
   // A person at a terminal gets an unfiltered tool's own terminal behaviour (colour, columns).
   const toTerminal = plan.filter === null && Deno.stdout.isTerminal();
   const filterStderr = plan.filter?.filterStderr === true;
-  const child = spawn(argv[0], plan.runArgs, toTerminal, filterStderr);
+  const child = _spawn(argv[0], plan.runArgs, toTerminal, filterStderr);
   if (!child.ok) {
     plan.filter?.release?.();
     warn(child.message);
@@ -51,27 +52,28 @@ export async function main(
     });
     return { code: child.code, signal: null };
   }
-  const stopForwarding = forwardSignals(child.process);
+  const stopForwarding = _forwardSignals(child.child);
   // While the tool runs, the rest of the run's code loads, and plugins load what they need.
   const ready = Promise.all([import("./_run_output.ts"), b.registry.prepare()]);
-  const cap = plan.filter ? b.config.cmd.maxFilterMb : -1;
+  const cap = plan.filter ? b.config.cmd.maxFilterMb * 1024 * 1024 : -1;
   // Both pipes are read at once: a tool blocked writing one must not wait on the other.
   const [capture, errCapture] = await Promise.all([
     // A stdout left to the terminal is not piped (and Deno throws on reading its getter).
-    collect(toTerminal ? null : child.process.stdout, cap, writeStdout),
-    filterStderr ? collect(child.process.stderr, cap, writeStderr) : null,
+    toTerminal ? null : readCapped(child.child.stdout, { cap, spill: writeStdout }),
+    filterStderr ? readCapped(child.child.stderr, { cap, spill: writeStderr }) : null,
   ]);
   // Stderr held for a filter that will not run (stdout was streamed) goes out as it was.
-  const heldStderr = errCapture && !errCapture.streamed ? errCapture.raw : null;
-  const status = await child.process.status;
+  const heldStderr = errCapture && !errCapture.spilled ? errCapture.held : null;
+  const status = await child.child.status;
   const [{ drainIfOverdue, filterAndWrite, record }] = await ready;
   stopForwarding();
   const exitCode = status.signal ? null : status.code;
   let result: Written;
-  if (capture.streamed || !plan.filter) {
+  if (capture === null || capture.spilled || !plan.filter) {
+    const bytes = capture?.bytes ?? 0;
     result = {
-      rawChars: capture.bytes,
-      emitted: capture.bytes,
+      rawChars: bytes,
+      emitted: bytes,
       stage: plan.shaped ? "shape" : "none",
       lossy: false,
       archiveId: null,
@@ -82,7 +84,7 @@ export async function main(
     };
     if (heldStderr) await writeStderr(heldStderr);
   } else {
-    result = await filterAndWrite(b, argv, plan, capture.raw, exitCode ?? status.code, heldStderr);
+    result = await filterAndWrite(b, argv, plan, capture.held, exitCode ?? status.code, heldStderr);
   }
   plan.filter?.release?.();
   await record(b, argv, plan, started, result);
@@ -135,10 +137,6 @@ async function planRun(b: Boot, argv: readonly string[]): Promise<Plan> {
   };
 }
 
-type Spawned =
-  | { ok: true; process: Deno.ChildProcess }
-  | { ok: false; code: number; message: string };
-
 // `exec` through sh keeps the tool's argv[0] as typed (Deno would pass the resolved path,
 // which GNU tools print in their messages: "/usr/bin/ls: cannot access …"), and gives the
 // shell's own "not found" (127) and "permission denied" (126); sh is replaced by the tool,
@@ -150,31 +148,21 @@ const EXEC = 'exec "$0" "$@"';
 // on the commands agents run most.
 const DIRECT = new Set(["git", "rg", "tree"]);
 
-function spawn(
+function _spawn(
   tool: string,
   args: readonly string[],
   inheritStdout: boolean,
   pipeStderr: boolean,
-): Spawned {
+): Started {
   const viaShell = Deno.build.os !== "windows" && !DIRECT.has(tool);
-  try {
-    const process = new Deno.Command(viaShell ? SH : tool, {
-      args: viaShell ? ["-c", EXEC, tool, ...args] : [...args],
-      stdin: "inherit",
-      stdout: inheritStdout ? "inherit" : "piped",
-      stderr: pipeStderr ? "piped" : "inherit",
-    }).spawn();
-    return { ok: true, process };
-  } catch (e) {
-    const what = viaShell ? SH : tool;
-    if (e instanceof Deno.errors.NotFound) {
-      return { ok: false, code: 127, message: `${what}: command not found` };
-    }
-    return { ok: false, code: 126, message: `${what}: cannot run: ${(e as Error).message}` };
-  }
+  return startProcess(viaShell ? SH : tool, viaShell ? ["-c", EXEC, tool, ...args] : args, {
+    stdin: "inherit",
+    stdout: inheritStdout ? "inherit" : "piped",
+    stderr: pipeStderr ? "piped" : "inherit",
+  });
 }
 
-function forwardSignals(child: Deno.ChildProcess): () => void {
+function _forwardSignals(child: Deno.ChildProcess): () => void {
   const handlers = FORWARDED.map((sig) => {
     const handler = () => {
       try {
@@ -187,59 +175,4 @@ function forwardSignals(child: Deno.ChildProcess): () => void {
   return () => {
     for (const [sig, handler] of handlers) Deno.removeSignalListener(sig, handler);
   };
-}
-
-interface Capture {
-  /** The whole output, when it was held (never when streamed). */
-  readonly raw: Uint8Array;
-  /** Bytes the tool printed. */
-  readonly bytes: number;
-  /** True when the output went straight out, unfiltered. */
-  readonly streamed: boolean;
-}
-
-/**
- * Reads one of the tool's outputs. With `capMb` ≥ 0 it is held for the filter until it
- * passes the cap; from then on, and always with `capMb` < 0, it streams straight out through
- * `write`, so memory stays bounded whatever the size.
- */
-async function collect(
-  stream: ReadableStream<Uint8Array<ArrayBuffer>> | null,
-  capMb: number,
-  write: (bytes: Uint8Array) => Promise<void>,
-): Promise<Capture> {
-  if (stream === null) return { raw: new Uint8Array(), bytes: 0, streamed: true };
-  const cap = capMb * 1024 * 1024;
-  let held: Uint8Array[] = [];
-  let bytes = 0;
-  let streamed = capMb < 0;
-  // A reader loop, not `for await`: the async iterator costs a millisecond per run.
-  const reader = stream.getReader();
-  for (;;) {
-    const { value: chunk, done } = await reader.read();
-    if (done) break;
-    bytes += chunk.byteLength;
-    if (streamed) {
-      await write(chunk);
-      continue;
-    }
-    held.push(chunk);
-    if (bytes > cap) {
-      streamed = true;
-      for (const c of held) await write(c);
-      held = [];
-    }
-  }
-  return { raw: streamed ? new Uint8Array() : concat(held, bytes), bytes, streamed };
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const all = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.byteLength;
-  }
-  return all;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { joinPath } from "../../core/paths.ts";
+import { joinPath, pathExists } from "../../core/paths.ts";
 import type { RawMeta } from "../../core/plugin.ts";
 import type { Store } from "../../core/store.ts";
 
@@ -57,11 +57,6 @@ export async function archiveId(bytes: Uint8Array): Promise<string> {
   return (await sha256Hex(bytes)).slice(0, ID_LENGTH);
 }
 
-/** The one line that ends a lossy output: what was cut and the command that brings it back. */
-export function pointerLine(cut: readonly string[], id: string): string {
-  return `[rtok: cut ${cut.join(", ")}; raw: rtok expand ${id}]`;
-}
-
 /**
  * Keeps `bytes` and returns their id. The same bytes archived again share one file and have
  * their age renewed. Retention runs in the same write.
@@ -78,7 +73,7 @@ export async function keepRaw(
   const id = sha.slice(0, ID_LENGTH);
   const dir = archiveDir(home);
   const file = joinPath(dir, sha);
-  if (!exists(file)) writePrivate(dir, file, bytes);
+  if (!pathExists(file)) writePrivate(dir, file, bytes);
   const doomed = store.write((db) => {
     db.prepare(
       `INSERT INTO archive (id, sha256, size, command, cwd, exit_code, family, created)
@@ -191,14 +186,4 @@ function writePrivate(dir: string, file: string, bytes: Uint8Array): void {
     Deno.writeFileSync(tmp, bytes, { mode: 0o600 });
   }
   Deno.renameSync(tmp, file);
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return false;
-    throw e;
-  }
 }

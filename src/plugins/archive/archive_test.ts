@@ -5,7 +5,6 @@ import {
   findArchived,
   ID_LENGTH,
   keepRaw,
-  pointerLine,
   readArchived,
   sha256Hex,
 } from "./archive.ts";
@@ -123,11 +122,4 @@ Deno.test({
     await Deno.writeTextFile(`${archiveDir(s.home)}/${await sha256Hex(raw)}`, "tampered\n");
     await rejects(readArchived(s.home, findArchived(s.store, id)), /is damaged/);
   },
-});
-
-Deno.test("pointerLine() names what was cut and the command that brings it back", () => {
-  strictEqual(
-    pointerLine(["3 older commits", "2 trailer lines"], "0123456789ab"),
-    "[rtok: cut 3 older commits, 2 trailer lines; raw: rtok expand 0123456789ab]",
-  );
 });

@@ -12,6 +12,7 @@
 import type { Store } from "../../core/store.ts";
 import { archiveDir } from "./archive.ts";
 import { joinPath } from "../../core/paths.ts";
+import { decodeText } from "../../core/text.ts";
 
 /** Lines shown per hit unless the caller asks otherwise. */
 export const DEFAULT_HIT_LINES = 5;
@@ -96,7 +97,7 @@ export async function indexArchive(store: Store, home: string): Promise<number> 
     } catch {
       continue;
     }
-    read.push({ sha256, body: _text(bytes) });
+    read.push({ sha256, body: decodeText(bytes) });
   }
   return store.write((db) => {
     const stale = db.prepare(
@@ -306,13 +307,4 @@ function _under(column: string, root: string | null): { sql: string; params: str
     sql: `AND (${column} = ? OR ${column} GLOB ?)`,
     params: [dir, `${escaped === "/" ? "" : escaped}/*`],
   };
-}
-
-function _text(bytes: Uint8Array): string | null {
-  if (bytes.includes(0)) return null;
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return null;
-  }
 }

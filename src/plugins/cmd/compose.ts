@@ -7,7 +7,8 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../../core/filter.ts";
 import { neverWorse } from "../../core/guard.ts";
-import { ID_LENGTH, pointerLine } from "../archive/archive.ts";
+import { ID_LENGTH } from "../archive/archive.ts";
+import { pointerLine } from "../../core/pointer.ts";
 
 /** What to print for one filtered run. */
 export interface Composed {

@@ -8,7 +8,8 @@ import type { CommandFilter } from "../../core/filter.ts";
 import type { CommandMatch, Plugin } from "../../core/plugin.ts";
 import { FILTER_LOADERS } from "../../../filters/index.ts";
 import { rtokHome } from "../../core/config.ts";
-import { familyOf, splitArgv, toolName } from "./match.ts";
+import { pathExists } from "../../core/paths.ts";
+import { familyOf, splitArgv, toolName } from "../../core/command.ts";
 import { cmdPreTool } from "./rewrite_plugin.ts";
 import { lazyImport } from "../../core/lazy.ts";
 
@@ -30,20 +31,13 @@ function _loader(family: string): (() => Promise<CommandFilter>) | undefined {
 
 // A run looks for two filter files; when neither exists, it loads nothing more for them.
 function _hasFilterFiles(): boolean {
-  const exists = (path: string) => {
-    try {
-      Deno.statSync(path);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   let home: string | null = null;
   try {
     home = rtokHome();
   } catch { /* no home, no user file */ }
-  return exists(`${Deno.cwd()}/.rtok/filters.toml`) ||
-    (home !== null && exists(`${home}/filters.toml`));
+  // A file that cannot be looked at is loaded, so its reader says what is wrong with it.
+  return pathExists(`${Deno.cwd()}/.rtok/filters.toml`, true) ||
+    (home !== null && pathExists(`${home}/filters.toml`, true));
 }
 
 // What a declarative filter's pattern is matched against: argv[0] reduced to the tool's name.

@@ -12,7 +12,7 @@
 import type { CommandFilter, Filtered, FilterInput } from "../../core/filter.ts";
 import { joinPath, parentDir } from "../../core/paths.ts";
 import type { CommandMatch } from "../../core/plugin.ts";
-import { familyOf, splitArgv, toolName } from "./match.ts";
+import { familyOf, splitArgv, toolName } from "../../core/command.ts";
 
 const MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 const RUN_WORDS = new Set(["run", "run-script"]);

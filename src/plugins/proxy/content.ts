@@ -18,7 +18,7 @@
 
 import type { CommandFilter, Filtered } from "../../core/filter.ts";
 import { estimate, type TextClass } from "../../core/tokens.ts";
-import { pointerLine } from "../archive/archive.ts";
+import { hasPointer, pointerLine } from "../../core/pointer.ts";
 import { detectShape, type Shape } from "./shapes.ts";
 import { compactJson, cutJsonArrays, JSON_LOSSY_CHARS } from "./json_text.ts";
 import { headAndTail } from "./head_tail.ts";
@@ -104,22 +104,6 @@ export const CONTENT_FILTERS: Readonly<Record<string, CommandFilter>> = Object.f
 /** The worst-case archive id, for sizing the pointer line before the real id exists. */
 const WORST_ID = "0".repeat(12);
 
-const POINTER = /^\[rtok: cut .+; raw: rtok expand [0-9a-f]{6,64}\]\r?$/;
-
-// A whole line that is an rtok pointer line, anywhere (a command's stderr carries its own).
-function _hasPointer(text: string): boolean {
-  let at = text.indexOf("[rtok: cut ");
-  while (at >= 0) {
-    if (at === 0 || text[at - 1] === "\n") {
-      const nl = text.indexOf("\n", at);
-      const line = text.slice(at, nl < 0 ? text.length : nl);
-      if (line.length < 4096 && POINTER.test(line)) return true;
-    }
-    at = text.indexOf("[rtok: cut ", at + 1);
-  }
-  return false;
-}
-
 /** What goes out for `result`: its text, then the pointer line to `id` when anything was cut. */
 export function withPointer(result: Filtered, id: string): string {
   if (result.cut.length === 0) return result.text;
@@ -177,7 +161,7 @@ export function compressContent(
   filters: Readonly<Record<string, CommandFilter>> = CONTENT_FILTERS,
 ): ContentResult | null {
   if (text.length < CONTENT_MIN_CHARS || text.length > CONTENT_MAX_CHARS) return null;
-  if (_hasPointer(text)) return null;
+  if (hasPointer(text)) return null;
   const shape = detectShape(text);
   if (!shape) return null;
   if (shape.name === "json") return _viaJson(text);

@@ -10,7 +10,7 @@
  */
 
 import type { Filtered } from "../../core/filter.ts";
-import { plural } from "../../../filters/_text.ts";
+import { plural } from "../../core/text.ts";
 
 /** Lines kept from the start. */
 export const HEAD_LINES = 60;

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { stripAnsi } from "../../../filters/_text.ts";
+import { stripAnsi } from "../../core/text.ts";
 
 /** Lines read from the start of the text. */
 export const HEAD_LINES = 60;

@@ -12,7 +12,7 @@
  */
 
 import type { CommandFilter, Filtered, FilterInput } from "../../../core/filter.ts";
-import { toolName } from "../match.ts";
+import { toolName } from "../../../core/command.ts";
 import type { FilterDef, StepDef } from "./spec.ts";
 
 /** A compiled declarative filter: a command filter that also knows its command pattern. */

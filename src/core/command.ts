@@ -12,8 +12,8 @@
  * @module
  */
 
-import type { CommandFilter } from "../../core/filter.ts";
-import type { CommandMatch } from "../../core/plugin.ts";
+import type { CommandFilter } from "./filter.ts";
+import type { CommandMatch } from "./plugin.ts";
 
 // Global options that take the next argument as their value, per tool whose family includes
 // its subcommand.

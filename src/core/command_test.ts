@@ -1,5 +1,5 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
-import { familyOf, splitArgv } from "./match.ts";
+import { familyOf, splitArgv } from "./command.ts";
 
 Deno.test("familyOf() names a command the way agents type it", async (t) => {
   const cases: [string, string, string[]][] = [
