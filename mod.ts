@@ -55,6 +55,6 @@ export {
 export { Store, storePath } from "./src/core/store.ts";
 export { CHARS_PER_TOKEN, estimate, TEXT_CLASSES, type TextClass } from "./src/core/tokens.ts";
 export { type Guarded, neverWorse } from "./src/core/guard.ts";
-export { COMMAND_FILTERS } from "./filters/mod.ts";
+export { loadBuiltinFilters } from "./src/plugins/cmd/loaders.ts";
 export { BUILTIN_PLUGINS } from "./src/plugins/mod.ts";
 export { main as runCommand, type Outcome } from "./src/surfaces/run.ts";

@@ -6,7 +6,9 @@
  */
 
 import type { TextClass } from "../src/core/tokens.ts";
-import { COMMAND_FILTERS } from "../filters/mod.ts";
+import { loadBuiltinFilters } from "../src/plugins/cmd/loaders.ts";
+
+const _filters = loadBuiltinFilters();
 
 /**
  * `grep -rn` output of about `bytes` bytes: many files, uneven hit counts per file, code-like
@@ -69,7 +71,7 @@ export async function corpus(): Promise<Map<TextClass, Sample[]>> {
   for await (const e of Deno.readDir(fixtures)) {
     if (!e.isDirectory) continue;
     const meta = JSON.parse(await Deno.readTextFile(new URL(`${e.name}/meta.json`, fixtures)));
-    const filter = COMMAND_FILTERS.find((f) => f.name === meta.filter);
+    const filter = (await _filters).find((f) => f.name === meta.filter);
     if (!filter) continue;
     const text = await Deno.readTextFile(new URL(`${e.name}/raw.out`, fixtures));
     if (text.length > 0) {

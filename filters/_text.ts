@@ -37,3 +37,16 @@ export function groupPaths(paths: readonly string[]): string[] {
   }
   return out;
 }
+
+/**
+ * True when `line` may be a path: no tab, no `: `, no leading space, and at most two single
+ * spaces (a path has few; prose has many).
+ */
+export function pathLike(line: string): boolean {
+  if (line.length > 300 || /^\s/.test(line) || line.includes("\t") || line.includes(": ")) {
+    return false;
+  }
+  let spaces = 0;
+  for (const ch of line) if (ch === " " && ++spaces > 2) return false;
+  return true;
+}

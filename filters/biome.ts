@@ -20,6 +20,8 @@ import {
   renderReport,
 } from "./_diagnostics.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, FAILED, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 /** Why `biome` arguments ask for an output rtok must not rewrite, or `null`. */
 export function biomePassthrough(args: readonly string[]): string | null {
@@ -152,4 +154,20 @@ export const biomeFilter: CommandFilter = {
   filterStderr: true,
   passthrough: biomePassthrough,
   filter: filterBiome,
+};
+
+// `path:line:col lint/…` diagnostics.
+function _detect(s: Sample): ShapeMatch | null {
+  if (!anyLine(s.head, /^\S+:\d+:\d+ (lint|format|assist|parse|check)\S* /)) return null;
+  return shapeMatch(anyLine(s.tail, /^\s*× /) ? FAILED : 0);
+}
+
+/** The families this module serves. Linters may write (`--write`): never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "biome": {
+    filter: biomeFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 230, detect: _detect }],
+    saving: 88,
+  },
 };

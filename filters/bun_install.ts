@@ -11,6 +11,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { Cuts, screenLines, withoutTiming } from "./_pm.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
 
 const BANNER = /^bun (?:install|add|remove|update|pm) v\d\S*(?: \([0-9a-f]+\))?$/;
 const PROGRESS = /^(?:Resolving(?: dependencies)?|Resolved, downloaded and extracted \[\d+\])$/;
@@ -62,3 +63,11 @@ function bunInstallFamily(name: string): CommandFilter {
 export const bunInstallFilter: CommandFilter = bunInstallFamily("bun install");
 /** The `bun i` filter (`bun install` by its alias). */
 export const bunIFilter: CommandFilter = bunInstallFamily("bun i");
+
+/**
+ * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "bun install": { filter: bunInstallFilter, rewrite: NOT_READ_ONLY, saving: 3 },
+  "bun i": { filter: bunIFilter, rewrite: NOT_READ_ONLY, saving: null },
+};

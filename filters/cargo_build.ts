@@ -19,6 +19,15 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { type DiagnosticReport, drop, newReport, renderReport } from "./_diagnostics.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import {
+  anyLine,
+  FAILED,
+  hasLineStarting,
+  type Sample,
+  type ShapeMatch,
+  shapeMatch,
+} from "../src/core/shape.ts";
 
 /** Why cargo arguments ask for an output rtok must not rewrite, or `null`. */
 export function cargoPassthrough(args: readonly string[]): string | null {
@@ -321,3 +330,28 @@ export const cargoCheckFilter: CommandFilter = cargoFilter(
 export const cargoClippyFilter: CommandFilter = cargoFilter(
   "cargo clippy",
 );
+
+// Cargo's progress lines, or a rustc diagnostic with its `--> path:line:col` pointer. Read as
+// `cargo build`: build, check and clippy print alike.
+function _detect(s: Sample, text: string): ShapeMatch | null {
+  const progress = anyLine(s.head, /^\s+(Compiling|Checking|Finished|Fresh) \S+ v\d/);
+  const diagnostic = anyLine(s.head, /^(error|warning)(\[[A-Za-z]*\d*\])?: /) &&
+    anyLine(s.head, /^\s*--> \S+:\d+:\d+$/);
+  if (!progress && !diagnostic) return null;
+  return shapeMatch(hasLineStarting(text, "error") ? FAILED : 0);
+}
+
+/**
+ * The families this module serves. Builds write artifacts and run build scripts: never
+ * read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "cargo build": {
+    filter: cargoBuildFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 215, detect: _detect }],
+    saving: 65,
+  },
+  "cargo check": { filter: cargoCheckFilter, rewrite: NOT_READ_ONLY, saving: 62 },
+  "cargo clippy": { filter: cargoClippyFilter, rewrite: NOT_READ_ONLY, saving: 64 },
+};

@@ -11,6 +11,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { Cuts, screenLines } from "./_pm.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
 
 // Cargo's status lines: a verb right-aligned in 12 columns, then what it did.
 const STATUS =
@@ -74,4 +75,11 @@ export const cargoFetchFilter: CommandFilter = {
   textClass: "log",
   filterStderr: true,
   filter: filterCargoFetch,
+};
+
+/**
+ * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "cargo fetch": { filter: cargoFetchFilter, rewrite: NOT_READ_ONLY, saving: 62 },
 };

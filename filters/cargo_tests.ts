@@ -26,6 +26,15 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, Cuts, joinLines, sayFailed } from "./_test_report.ts";
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import {
+  anyLine,
+  FAILED,
+  hasLineStarting,
+  type Sample,
+  type ShapeMatch,
+  shapeMatch,
+} from "../src/core/shape.ts";
 
 /** Failing tests whose output section is shown; the rest are named only. */
 export const CARGO_DETAILS_SHOWN = 20;
@@ -308,4 +317,25 @@ export const cargoTestFilter: CommandFilter = {
   passthrough: cargoTestPassthrough,
   shape: cargoTestShape,
   filter: filterCargoTest,
+};
+
+// `running N tests` and a `test result:` line.
+function _detect(s: Sample, text: string): ShapeMatch | null {
+  if (!anyLine(s.head, /^running \d+ tests?$/) || !hasLineStarting(text, "test result: ")) {
+    return null;
+  }
+  return shapeMatch(text.includes("test result: FAILED") ? FAILED : 0);
+}
+
+/**
+ * The families this module serves. Test runners run the project's code and write build
+ * artifacts: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "cargo test": {
+    filter: cargoTestFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 115, detect: _detect }],
+    saving: 85,
+  },
 };

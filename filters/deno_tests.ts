@@ -18,6 +18,8 @@ import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts
 import { Cuts } from "./_test_report.ts";
 import { renderReport, shapeErrorText, type TestFailure } from "./_test_failures.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, FAILED, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 // Reporters whose output this filter reads; JUnit and TAP pass through.
 const OWN_REPORTERS = new Set(["pretty", "dot"]);
@@ -209,4 +211,24 @@ export const denoTestFilter: CommandFilter = {
   filterStderr: true,
   passthrough: denoTestPassthrough,
   filter: filterDenoTest,
+};
+
+// `running N tests from …`, the `ok | N passed` summary, or a type check that failed.
+function _detect(s: Sample): ShapeMatch | null {
+  const started = anyLine(s.head, /^running \d+ tests? from /);
+  const summary = s.tail.find((l) => /^(ok|FAILED) \| \d+ passed/.test(l));
+  const checked = /^Check \S/.test(s.filled[0] ?? "") && anyLine(s.tail, /^error: /);
+  if (!started && summary === undefined && !checked) return null;
+  const failed = checked || (summary !== undefined && summary.startsWith("FAILED"));
+  return shapeMatch(failed ? FAILED : 0);
+}
+
+/** The families this module serves. Test runners run the project's code: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "deno test": {
+    filter: denoTestFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 130, detect: _detect }],
+    saving: 82,
+  },
 };

@@ -22,6 +22,8 @@ import {
   isHunkHeader,
   readHunk,
 } from "./_hunks.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
+import { type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 const PASS_FLAGS = new Set([
   "--brief",
@@ -230,4 +232,22 @@ export const diffFilter: CommandFilter = {
   textClass: "diff",
   passthrough: diffutilsPassthrough,
   filter: filterDiffutils,
+};
+
+// A unified diff: `--- a` then `+++ b`, maybe under a `diff -u a b` line.
+function _detect(s: Sample): ShapeMatch | null {
+  const [a = "", b = "", c = ""] = s.filled;
+  const unified = (x: string, y: string) => /^--- \S/.test(x) && /^\+\+\+ \S/.test(y);
+  if (unified(a, b) || (/^diff (-\S+ )*\S+ \S+$/.test(a) && unified(b, c))) return shapeMatch();
+  return null;
+}
+
+/** The families this module serves. diff only reads the files it compares. */
+export const FAMILIES: FamilyDeclarations = {
+  "diff": {
+    filter: diffFilter,
+    rewrite: { pipeSafe: true, readOnly: true },
+    shapes: [{ rank: 315, detect: _detect }],
+    saving: 63,
+  },
 };

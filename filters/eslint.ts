@@ -13,6 +13,8 @@ import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts
 import { type DiagnosticReport, newReport, renderReport } from "./_diagnostics.ts";
 import { lastFlag, type OptionSpec, scanOptions } from "./_args.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, FAILED, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 const SPEC: OptionSpec = {
   shortValued: "cfo",
@@ -111,4 +113,26 @@ export const eslintFilter: CommandFilter = {
   textClass: "log",
   passthrough: eslintPassthrough,
   filter: filterEslint,
+};
+
+// The stylish formatter: `✖ N problems` at the end, or `  3:5  error  …` under a file path.
+function _detect(s: Sample): ShapeMatch | null {
+  const summary = s.tail.find((l) => /^✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)/.test(l));
+  const listed = anyLine(s.head, /^\s+\d+:\d+\s+(error|warning)\s+\S/);
+  if (summary === undefined && !listed) return null;
+  if (summary === undefined && !anyLine(s.head, /^\/\S+$|^\S+\.(m|c)?[jt]sx?$/)) return null;
+  const failed = summary === undefined
+    ? anyLine(s.head, /^\s+\d+:\d+\s+error\s/)
+    : !/\(0 errors?,/.test(summary);
+  return shapeMatch(failed ? FAILED : 0);
+}
+
+/** The families this module serves. Linters may write (`--fix`) and load plugins: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "eslint": {
+    filter: eslintFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 225, detect: _detect }],
+    saving: 77,
+  },
 };

@@ -7,6 +7,9 @@
 
 import type { CommandFilter, Filtered } from "../src/core/filter.ts";
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
+import { type Sample, type ShapeMatch, shapeMatch, shareOf } from "../src/core/shape.ts";
+import { pathLike } from "./_text.ts";
 
 /**
  * Names shown before directories are given as counts only: at 200, a listing of a few hundred
@@ -203,4 +206,36 @@ export const findFilter: CommandFilter = {
   textClass: "paths",
   passthrough: findPassthrough,
   filter: (raw) => filterFind(raw),
+};
+
+// Paths, one a line, most with a slash.
+function _detect(s: Sample): ShapeMatch | null {
+  const lines = s.filled;
+  if (lines.length < 5 || shareOf(lines, pathLike) < 0.9) return null;
+  return shareOf(lines, (l) => l.includes("/")) >= 0.8 ? shapeMatch() : null;
+}
+
+/** The families this module serves. Actions that run programs or write files are not reads. */
+export const FAMILIES: FamilyDeclarations = {
+  "find": {
+    filter: findFilter,
+    rewrite: {
+      pipeSafe: true,
+      readOnly: {
+        unless: [
+          "-exec",
+          "-execdir",
+          "-ok",
+          "-okdir",
+          "-delete",
+          "-fprint",
+          "-fprint0",
+          "-fprintf",
+          "-fls",
+        ],
+      },
+    },
+    shapes: [{ rank: 415, detect: _detect }],
+    saving: 62,
+  },
 };

@@ -10,6 +10,7 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { groupPaths } from "./_text.ts";
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
 
 const PASS_FLAGS = new Set([
   "--show-current",
@@ -192,4 +193,49 @@ export const gitBranchFilter: CommandFilter = {
   textClass: "paths",
   passthrough: branchPassthrough,
   filter: filterBranch,
+};
+
+/**
+ * The families this module serves. `git branch NAME` creates a branch and `-d`/`-m`/`-u`
+ * change them: only listing is reading.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "git branch": {
+    filter: gitBranchFilter,
+    rewrite: {
+      pipeSafe: true,
+      readOnly: {
+        only: [
+          "-a",
+          "-r",
+          "-l",
+          "-v",
+          "-vv",
+          "--all",
+          "--remotes",
+          "--list",
+          "--verbose",
+          "--show-current",
+          "--no-color",
+          "--color",
+          "--no-column",
+          "-q",
+          "--quiet",
+        ],
+        onlyPrefixes: [
+          "--sort=",
+          "--format=",
+          "--contains=",
+          "--no-contains=",
+          "--merged=",
+          "--no-merged=",
+          "--points-at=",
+          "--color=",
+          "--column=",
+        ],
+        operandsWith: ["--list", "-l"],
+      },
+    },
+    saving: 53,
+  },
 };

@@ -15,6 +15,9 @@ import {
   type Hunk,
   readHunk,
 } from "./_hunks.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
+import { GIT_READS } from "./_git.ts";
+import { type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 // Outputs that are not a patch, or a patch made for `git apply` rather than for reading.
 const FORMAT_FLAGS = new Set([
@@ -253,5 +256,20 @@ export const gitDiffFilter: CommandFilter = {
   passthrough: diffPassthrough,
   filter(raw: string, input: FilterInput): Filtered {
     return filterGitDiff(raw, input.args);
+  },
+};
+
+// `diff --git a/… b/…` first.
+function _detect(s: Sample): ShapeMatch | null {
+  return /^diff --git \S/.test(s.filled[0] ?? "") ? shapeMatch() : null;
+}
+
+/** The families this module serves. */
+export const FAMILIES: FamilyDeclarations = {
+  "git diff": {
+    filter: gitDiffFilter,
+    rewrite: GIT_READS,
+    shapes: [{ rank: 310, detect: _detect }],
+    saving: 67,
   },
 };

@@ -7,6 +7,9 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
+import { GIT_READS } from "./_git.ts";
+import { anyLine, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 /** How many commits `git log` shows when the caller set no limit. */
 export const LOG_SHOWN = 10;
@@ -270,4 +273,20 @@ export const gitLogFilter: CommandFilter = {
     return ["-n", String(LOG_FETCHED), ...args];
   },
   filter: filterLog,
+};
+
+// `commit <40 hex>` first, then an author.
+function _detect(s: Sample): ShapeMatch | null {
+  if (!/^commit [0-9a-f]{40}( \(.*\))?$/.test(s.filled[0] ?? "")) return null;
+  return anyLine(s.head, /^(Author|Merge): /) ? shapeMatch() : null;
+}
+
+/** The families this module serves. */
+export const FAMILIES: FamilyDeclarations = {
+  "git log": {
+    filter: gitLogFilter,
+    rewrite: GIT_READS,
+    shapes: [{ rank: 305, detect: _detect }],
+    saving: 75,
+  },
 };

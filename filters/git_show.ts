@@ -11,6 +11,15 @@ import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import { compactDiff, type DiffItem } from "./_hunks.ts";
 import { compactDate, logPassthrough, parseLog, renderLog } from "./git_log.ts";
 import { contextChosen, diffPassthrough, parseGitDiff } from "./git_diff.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
+import { GIT_READS } from "./_git.ts";
+import {
+  anyLine,
+  hasLineStarting,
+  type Sample,
+  type ShapeMatch,
+  shapeMatch,
+} from "../src/core/shape.ts";
 
 /** Non-trailer body lines `git show` keeps: the why of the commit; the rest is counted. */
 export const SHOW_BODY_LINES = 6;
@@ -105,4 +114,24 @@ export const gitShowFilter: CommandFilter = {
   textClass: "diff",
   passthrough: showPassthrough,
   filter: filterShow,
+};
+
+// A commit with its patch, or an annotated tag (the tag, then its tagger). Runs before the
+// `git log` detector: a `git show` starts like a log.
+function _detect(s: Sample, text: string): ShapeMatch | null {
+  const [first = "", second = ""] = s.filled;
+  if (/^tag \S+$/.test(first) && second.startsWith("Tagger: ")) return shapeMatch();
+  if (!/^commit [0-9a-f]{40}( \(.*\))?$/.test(first)) return null;
+  if (!anyLine(s.head, /^(Author|Merge): /)) return null;
+  return hasLineStarting(text, "diff --git ") ? shapeMatch() : null;
+}
+
+/** The families this module serves. */
+export const FAMILIES: FamilyDeclarations = {
+  "git show": {
+    filter: gitShowFilter,
+    rewrite: GIT_READS,
+    shapes: [{ rank: 300, detect: _detect }],
+    saving: 53,
+  },
 };

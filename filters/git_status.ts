@@ -10,6 +10,9 @@
 import type { CommandFilter, Filtered } from "../src/core/filter.ts";
 import { groupPaths } from "./_text.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
+import { GIT_READS } from "./_git.ts";
+import { type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 const FORMAT_FLAGS = new Set(["-z", "--null", "-v", "-vv", "--verbose", "--porcelain"]);
 
@@ -143,4 +146,21 @@ export const gitStatusFilter: CommandFilter = {
   textClass: "paths",
   passthrough: statusPassthrough,
   filter: filterStatus,
+};
+
+// The branch line git status opens with.
+function _detect(s: Sample): ShapeMatch | null {
+  const first = s.filled[0] ?? "";
+  const branch = /^(On branch \S+$|HEAD detached (at|from) \S+$|Not currently on any branch\.$)/;
+  return branch.test(first) ? shapeMatch() : null;
+}
+
+/** The families this module serves. */
+export const FAMILIES: FamilyDeclarations = {
+  "git status": {
+    filter: gitStatusFilter,
+    rewrite: GIT_READS,
+    shapes: [{ rank: 320, detect: _detect }],
+    saving: 52,
+  },
 };

@@ -13,6 +13,8 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { type DiagnosticReport, drop, newReport, renderReport } from "./_diagnostics.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { FAILED, type Sample, type ShapeMatch, shapeMatch, shareOf } from "../src/core/shape.ts";
 
 /** Why `go build`/`go vet` arguments ask for an output rtok must not rewrite, or `null`. */
 export function goPassthrough(args: readonly string[]): string | null {
@@ -100,3 +102,22 @@ export const goVetFilter: CommandFilter = goFilter(
   "go vet",
   true,
 );
+
+// `# pkg` then `file.go:line:` diagnostics, or mostly such lines. Read as `go build`.
+function _detect(s: Sample): ShapeMatch | null {
+  const located = (l: string) => /^\S+\.go:\d+(:\d+)?: /.test(l);
+  const packaged = /^# \S+$/.test(s.filled[0] ?? "") && located(s.filled[1] ?? "");
+  if (!packaged && shareOf(s.filled, located) < 0.5) return null;
+  return shapeMatch(FAILED);
+}
+
+/** The families this module serves. Builds write artifacts and caches: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "go build": {
+    filter: goBuildFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 220, detect: _detect }],
+    saving: 63,
+  },
+  "go vet": { filter: goVetFilter, rewrite: NOT_READ_ONLY, saving: 67 },
+};

@@ -22,6 +22,15 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, Cuts, joinLines, sayFailed } from "./_test_report.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import {
+  anyLine,
+  FAILED,
+  hasLineStarting,
+  type Sample,
+  type ShapeMatch,
+  shapeMatch,
+} from "../src/core/shape.ts";
 
 /** Failing tests shown with their output; the rest keep only their `--- FAIL` line. */
 export const GO_DETAILS_SHOWN = 20;
@@ -213,4 +222,29 @@ export const goTestFilter: CommandFilter = {
   textClass: "log",
   passthrough: goTestPassthrough,
   filter: filterGoTest,
+};
+
+const GO_PACKAGE = /^(ok {2}|FAIL|\? {3})\t\S+\t/;
+
+// Package result lines (`ok  \tpkg\t0.1s`) or `=== RUN Test…` lines.
+function _detect(s: Sample, text: string): ShapeMatch | null {
+  const started = anyLine(s.head, GO_PACKAGE) || anyLine(s.head, /^=== RUN\s+Test/) ||
+    anyLine(s.tail, GO_PACKAGE);
+  if (!started) return null;
+  const failed = text.includes("--- FAIL") || hasLineStarting(text, "FAIL\t") ||
+    /^FAIL$/.test(s.last);
+  return shapeMatch(failed ? FAILED : 0);
+}
+
+/**
+ * The families this module serves. Test runners run the project's code and write build
+ * caches: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "go test": {
+    filter: goTestFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 120, detect: _detect }],
+    saving: 91,
+  },
 };

@@ -12,6 +12,7 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { type DiagnosticReport, drop, newReport, renderReport } from "./_diagnostics.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
 
 const TEXT_FORMATS = new Set(["colored-line-number", "line-number", "tab", "colored-tab", "text"]);
 
@@ -93,4 +94,11 @@ export const golangciLintFilter: CommandFilter = {
   textClass: "log",
   passthrough: golangciPassthrough,
   filter: filterGolangci,
+};
+
+/**
+ * The families this module serves. Linters may write (`--fix`) and run the project's build: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "golangci-lint": { filter: golangciLintFilter, rewrite: NOT_READ_ONLY, saving: null },
 };

@@ -9,6 +9,8 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import { lastFlag, type OptionSpec, type ScannedArgs, scanOptions } from "./_args.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
+import { type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 /** Matches shown per file when several files match. */
 export const GREP_PER_FILE: number = 10;
@@ -545,4 +547,59 @@ export const rgFilter: CommandFilter = {
   passthrough: (args) => machineFormat(RG, args),
   shape: (args) => shapeArgs(RG, args),
   filter: (raw, input) => filterHits(RG, raw, input),
+};
+
+type _HitKind = "fileNum" | "num" | "file" | "sep" | "none";
+
+// `path:12:text` and `path-12-text` (context) first: a bare `path:` would also match them.
+function _hitKind(l: string): _HitKind {
+  if (l === "--") return "sep";
+  if (/^[^\s:]+:\d+:/.test(l) || /^[^\s:]+-\d+-/.test(l)) return "fileNum";
+  if (/^\d+[:-]/.test(l)) return "num";
+  const m = /^([^\s:]+):/.exec(l);
+  if (m && (m[1].includes("/") || /\.\w{1,10}$/.test(m[1]))) return "file";
+  return "none";
+}
+
+// Hit lines, most of them alike; the flags say how they were printed.
+function _detect(s: Sample): ShapeMatch | null {
+  const lines = s.filled;
+  if (lines.length < 3) return null;
+  const kinds = lines.map(_hitKind);
+  const count = (k: _HitKind) => kinds.filter((x) => x === k).length;
+  const seps = count("sep");
+  const context = seps > 0 || lines.some((l) => /^[^\s:]+-\d+-/.test(l) || /^\d+-/.test(l));
+  const flags = (names: boolean, numbers: boolean) => [
+    ...(names ? ["-H"] : []),
+    ...(numbers ? ["-n"] : []),
+    ...(context ? ["-C", "1"] : []),
+  ];
+  const enough = (k: _HitKind) => count(k) > 0 && (count(k) + seps) / lines.length >= 0.8;
+  if (enough("fileNum")) return shapeMatch(0, flags(true, true));
+  if (enough("num") && lines.some((l) => /^\d+:/.test(l))) {
+    return shapeMatch(0, flags(false, true));
+  }
+  if (count("file") / lines.length >= 0.8) return shapeMatch(0, ["-H"]);
+  return null;
+}
+
+/** The families this module serves. */
+export const FAMILIES: FamilyDeclarations = {
+  // grep with no file reads its input and prints bare lines, which the filter reads right.
+  "grep": {
+    filter: grepFilter,
+    rewrite: { pipeSafe: true, readOnly: true },
+    shapes: [{ rank: 410, detect: _detect }],
+    saving: 88,
+  },
+  // rg with no path searches its input or the directory depending on what stdin is, which
+  // the filter cannot see: never on a pipe. `--pre` and `-z` run other programs.
+  "rg": {
+    filter: rgFilter,
+    rewrite: {
+      pipeSafe: false,
+      readOnly: { unless: ["--pre", "--search-zip", "--hostname-bin"], unlessShort: "z" },
+    },
+    saving: 74,
+  },
 };

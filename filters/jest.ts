@@ -16,6 +16,8 @@ import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts
 import { Cuts } from "./_test_report.ts";
 import { dedent, type FailureGroup, renderReport, type TestFailure } from "./_test_failures.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, FAILED, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 // Flags after which jest prints something other than its test report, or waits for keys.
 const OWN_FORMAT = new Set([
@@ -191,4 +193,21 @@ export const jestFilter: CommandFilter = {
   filterStderr: true,
   passthrough: jestPassthrough,
   filter: filterJest,
+};
+
+// `PASS`/`FAIL` file lines at the top and the `Tests:` summary at the bottom.
+function _detect(s: Sample): ShapeMatch | null {
+  const tests = s.tail.filter((l) => /^(Tests|Test Suites):\s+\d/.test(l));
+  if (tests.length === 0 || !anyLine(s.head, /^\s*(PASS|FAIL)\s+\S/)) return null;
+  return shapeMatch(tests.some((l) => /\d+ failed/.test(l)) ? FAILED : 0);
+}
+
+/** The families this module serves. Test runners run the project's code: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "jest": {
+    filter: jestFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 105, detect: _detect }],
+    saving: 77,
+  },
 };

@@ -9,6 +9,9 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import { lastFlag, type OptionSpec, type ScannedArgs, scanOptions } from "./_args.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
+import { type Sample, type ShapeMatch, shapeMatch, shareOf } from "../src/core/shape.ts";
+import { pathLike } from "./_text.ts";
 
 /** Names a plain listing shows before the rest is summarised by extension. */
 export const LS_NAMES_SHOWN: number = 100;
@@ -455,4 +458,33 @@ export const lsFilter: CommandFilter = {
   textClass: "paths",
   passthrough: lsPassthrough,
   filter: filterLs,
+};
+
+const LONG_MODE = /^[-bcdlpsDC?][-rwxsStTlL]{9}[.+@]?\s/;
+
+// `total N` then mode strings: `ls -l`, and `ls -lR` under a `dir:` header.
+function _detectLong(s: Sample): ShapeMatch | null {
+  const [a = "", b = "", c = ""] = s.filled;
+  const total = (l: string) => /^total \d+(\.\d+)?[KMGTPE]?$/.test(l);
+  if (total(a) && LONG_MODE.test(b)) return shapeMatch(0, ["-l"]);
+  if (a.endsWith(":") && total(b) && LONG_MODE.test(c)) return shapeMatch(0, ["-l", "-R"]);
+  return null;
+}
+
+// Bare names, one a line, none with a slash or a space: a plain listing.
+function _detectNames(s: Sample): ShapeMatch | null {
+  const lines = s.filled;
+  if (lines.length < 5 || shareOf(lines, pathLike) < 0.9) return null;
+  if (shareOf(lines, (l) => l.includes("/")) > 0) return null;
+  return shareOf(lines, (l) => !l.includes(" ")) >= 0.9 ? shapeMatch() : null;
+}
+
+/** The families this module serves. ls only reads. */
+export const FAMILIES: FamilyDeclarations = {
+  "ls": {
+    filter: lsFilter,
+    rewrite: { pipeSafe: true, readOnly: true },
+    shapes: [{ rank: 405, detect: _detectLong }, { rank: 420, detect: _detectNames }],
+    saving: 64,
+  },
 };

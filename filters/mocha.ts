@@ -17,6 +17,8 @@ import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts
 import { Cuts } from "./_test_report.ts";
 import { renderReport, shapeErrorText, type TestFailure } from "./_test_failures.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { FAILED, lineAround, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 // Reporters whose output this filter reads; any other (json, xunit, tap…) passes through.
 const OWN_REPORTERS = new Set(["spec", "dot", "list", "progress", "min", "nyan", "landing"]);
@@ -139,4 +141,23 @@ export const mochaFilter: CommandFilter = {
   filterStderr: true,
   passthrough: mochaPassthrough,
   filter: filterMocha,
+};
+
+// `  N passing (12ms)`, anywhere (mocha prints failures after it).
+function _detect(_s: unknown, text: string): ShapeMatch | null {
+  const at = text.indexOf(" passing (");
+  if (at < 0 || !/^\s+\d+ passing \(\d+(ms|s|m)\)$/.test(lineAround(text, at))) return null;
+  const failing = text.indexOf(" failing\n", at);
+  const failed = failing >= 0 && /^\s+\d+ failing$/.test(lineAround(text, failing));
+  return shapeMatch(failed ? FAILED : 0);
+}
+
+/** The families this module serves. Test runners run the project's code: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "mocha": {
+    filter: mochaFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 140, detect: _detect }],
+    saving: 81,
+  },
 };

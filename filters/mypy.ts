@@ -19,6 +19,8 @@ import {
   renderReport,
 } from "./_diagnostics.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 /** Why `mypy` arguments ask for an output rtok must not rewrite, or `null`. */
 export function mypyPassthrough(args: readonly string[]): string | null {
@@ -136,4 +138,24 @@ export const mypyFilter: CommandFilter = {
   textClass: "log",
   passthrough: mypyPassthrough,
   filter: filterMypy,
+};
+
+// `a.py:3: error: …` lines, or mypy's own summary under such lines.
+function _detect(s: Sample): ShapeMatch | null {
+  const first = s.filled[0] ?? "";
+  const line = /^\S+\.pyi?:\d+: (error|note|warning): /.test(first);
+  const summary = /^(Found \d+ errors? in \d+ files?|Success: no issues found)/.test(s.last);
+  if (!line && !summary) return null;
+  if (!line && !anyLine(s.head, /^\S+\.pyi?:\d+: /)) return null;
+  return shapeMatch(/^Found \d+ error/.test(s.last) || line && first.includes(": error: ") ? 1 : 0);
+}
+
+/** The families this module serves. Type checkers write caches: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "mypy": {
+    filter: mypyFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 205, detect: _detect }],
+    saving: 66,
+  },
 };

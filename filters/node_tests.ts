@@ -18,6 +18,15 @@ import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts
 import { Cuts } from "./_test_report.ts";
 import { renderReport, shapeErrorText, type TestFailure } from "./_test_failures.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import {
+  anyLine,
+  FAILED,
+  hasLineStarting,
+  type Sample,
+  type ShapeMatch,
+  shapeMatch,
+} from "../src/core/shape.ts";
 
 // Reporters whose output this filter reads; TAP, JUnit, lcov or a module of the caller's
 // pass through.
@@ -296,4 +305,26 @@ export const nodeTestFilter: CommandFilter = {
   textClass: "log",
   passthrough: nodeTestPassthrough,
   filter: filterNodeTest,
+};
+
+// TAP (`TAP version 13` … `# pass N`) or the spec reporter's `ℹ tests`/`ℹ fail` summary.
+function _detect(s: Sample, text: string): ShapeMatch | null {
+  const tap = /^TAP version \d+$/.test(s.filled[0] ?? "") &&
+    anyLine(s.tail, /^# (pass|fail) \d+$/);
+  const spec = hasLineStarting(text, "ℹ tests ") && hasLineStarting(text, "ℹ fail ");
+  if (!tap && !spec) return null;
+  const failed = tap
+    ? anyLine(s.tail, /^# fail [1-9]/)
+    : !hasLineStarting(text, "ℹ fail 0\n") && !text.endsWith("ℹ fail 0");
+  return shapeMatch(failed ? FAILED : 0);
+}
+
+/** The families this module serves. Test runners run the project's code: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "node --test": {
+    filter: nodeTestFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 125, detect: _detect }],
+    saving: 87,
+  },
 };

@@ -14,6 +14,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { Cuts, screenLines, withoutTiming } from "./_pm.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
 
 /** Dependents shown for each package of a peer conflict; the others are counted. */
 export const NPM_EDGES_SHOWN: number = 1;
@@ -386,3 +387,12 @@ export const npmInstallFilter: CommandFilter = npmInstallFamily("npm install");
 export const npmIFilter: CommandFilter = npmInstallFamily("npm i");
 /** The `npm ci` filter. */
 export const npmCiFilter: CommandFilter = npmInstallFamily("npm ci");
+
+/**
+ * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "npm install": { filter: npmInstallFilter, rewrite: NOT_READ_ONLY, saving: 64 },
+  "npm i": { filter: npmIFilter, rewrite: NOT_READ_ONLY, saving: 62 },
+  "npm ci": { filter: npmCiFilter, rewrite: NOT_READ_ONLY, saving: 77 },
+};

@@ -25,6 +25,7 @@ import {
   shortenAnonymousFrames,
 } from "./_pm.ts";
 import { errorLines, logLine } from "./npm_install.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
 
 /** Which package manager runs the script: it decides the framing lines. */
 type Manager = "npm" | "pnpm" | "yarn" | "bun";
@@ -262,3 +263,16 @@ export const yarnRunFilter: CommandFilter = scriptFilter("yarn run", "yarn");
 export const yarnTestFilter: CommandFilter = scriptFilter("yarn test", "yarn");
 /** The `bun run <script>` filter. */
 export const bunRunFilter: CommandFilter = scriptFilter("bun run", "bun");
+
+/**
+ * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "npm run": { filter: npmRunFilter, rewrite: NOT_READ_ONLY, saving: 67 },
+  "npm test": { filter: npmTestFilter, rewrite: NOT_READ_ONLY, saving: 60 },
+  "pnpm run": { filter: pnpmRunFilter, rewrite: NOT_READ_ONLY, saving: 68 },
+  "pnpm test": { filter: pnpmTestFilter, rewrite: NOT_READ_ONLY, saving: null },
+  "yarn run": { filter: yarnRunFilter, rewrite: NOT_READ_ONLY, saving: 68 },
+  "yarn test": { filter: yarnTestFilter, rewrite: NOT_READ_ONLY, saving: null },
+  "bun run": { filter: bunRunFilter, rewrite: NOT_READ_ONLY, saving: 68 },
+};

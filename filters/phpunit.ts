@@ -19,6 +19,8 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, Cuts, joinLines, sayFailed } from "./_test_report.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, FAILED, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 /** Entries (or testdox `✘` tests) shown in full; the rest keep their name. */
 export const PHPUNIT_DETAILS_SHOWN = 20;
@@ -226,4 +228,20 @@ export const phpunitFilter: CommandFilter = {
   textClass: "log",
   passthrough: phpunitPassthrough,
   filter: filterPhpunit,
+};
+
+// The `PHPUnit X.Y` banner.
+function _detect(s: Sample): ShapeMatch | null {
+  if (!anyLine(s.head, /^PHPUnit \d+\.\d+/)) return null;
+  return shapeMatch(anyLine(s.tail, /^(FAILURES|ERRORS)!$/) ? FAILED : 0);
+}
+
+/** The families this module serves. Test runners run the project's code: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "phpunit": {
+    filter: phpunitFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 135, detect: _detect }],
+    saving: 79,
+  },
 };

@@ -15,6 +15,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { clip, Cuts, screenLines } from "./_pm.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
 
 /** Longest `Requirement already satisfied` list shown whole; the rest are counted. */
 export const PIP_SATISFIED_SHOWN: number = 30;
@@ -197,3 +198,11 @@ function pipInstallFamily(name: string): CommandFilter {
 export const pipInstallFilter: CommandFilter = pipInstallFamily("pip install");
 /** The `pip3 install` filter. */
 export const pip3InstallFilter: CommandFilter = pipInstallFamily("pip3 install");
+
+/**
+ * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "pip install": { filter: pipInstallFilter, rewrite: NOT_READ_ONLY, saving: 79 },
+  "pip3 install": { filter: pip3InstallFilter, rewrite: NOT_READ_ONLY, saving: 76 },
+};

@@ -16,6 +16,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { Cuts, screenLines } from "./_pm.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
 
 const PROGRESS = /^Progress: resolved \d+, reused \d+, downloaded \d+, added \d+(?:, done)?$/;
 const STORE_NOTE = /^Packages are (?:hard linked|copied|cloned) from the content-addressable store/;
@@ -143,3 +144,11 @@ function pnpmInstallFamily(name: string): CommandFilter {
 export const pnpmInstallFilter: CommandFilter = pnpmInstallFamily("pnpm install");
 /** The `pnpm i` filter (`pnpm install` by its alias). */
 export const pnpmIFilter: CommandFilter = pnpmInstallFamily("pnpm i");
+
+/**
+ * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "pnpm install": { filter: pnpmInstallFilter, rewrite: NOT_READ_ONLY, saving: 61 },
+  "pnpm i": { filter: pnpmIFilter, rewrite: NOT_READ_ONLY, saving: 64 },
+};

@@ -18,6 +18,8 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, capMiddle, Cuts, joinLines, sayFailed } from "./_test_report.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, FAILED, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 /** Failure and error blocks shown with their traceback; the rest keep only their summary line. */
 export const PYTEST_DETAILS_SHOWN = 20;
@@ -341,4 +343,30 @@ export const pytestFilter: CommandFilter = {
   textClass: "log",
   passthrough: pytestPassthrough,
   filter: filterPytest,
+};
+
+const PYTEST_START = /^=+ test session starts =+$/;
+const PYTEST_SUMMARY =
+  /^(=+ )?\d+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)\b[^=]* in \d+(\.\d+)?s\b/;
+
+// A session banner at the top, or the summary line at the bottom.
+function _detect(s: Sample): ShapeMatch | null {
+  const summary = s.tail.find((l) => PYTEST_SUMMARY.test(l));
+  if (!anyLine(s.head, PYTEST_START) && !summary) return null;
+  const failed = (summary !== undefined && /\d+ (failed|errors?)\b/.test(summary)) ||
+    anyLine(s.tail, /^(=+ )?(FAILED|ERROR) |Interrupted: /);
+  return shapeMatch(failed ? FAILED : 0);
+}
+
+/**
+ * The families this module serves. Test runners run the project's code and write caches:
+ * never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "pytest": {
+    filter: pytestFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 100, detect: _detect }],
+    saving: 66,
+  },
 };

@@ -18,6 +18,8 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { capLines, Cuts, joinLines, sayFailed } from "./_test_report.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { FAILED, lineAround, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 /** Failure entries shown in full; the rest keep their rerun line. */
 export const RSPEC_DETAILS_SHOWN = 20;
@@ -172,4 +174,24 @@ export const rspecFilter: CommandFilter = {
   textClass: "log",
   passthrough: rspecPassthrough,
   filter: filterRspec,
+};
+
+// `N examples, M failures`, anywhere.
+function _detect(_s: unknown, text: string): ShapeMatch | null {
+  let at = text.indexOf(" examples, ");
+  if (at < 0) at = text.indexOf(" example, ");
+  if (at < 0) return null;
+  const m = /^\d+ examples?, (\d+) failures?/.exec(lineAround(text, at));
+  if (!m) return null;
+  return shapeMatch(m[1] === "0" ? 0 : FAILED);
+}
+
+/** The families this module serves. Test runners run the project's code: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "rspec": {
+    filter: rspecFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 145, detect: _detect }],
+    saving: 82,
+  },
 };

@@ -14,6 +14,8 @@
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { type DiagnosticReport, drop, newReport, renderReport } from "./_diagnostics.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, FAILED, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 const HUMAN_FORMATS = new Set(["full", "concise", "grouped", "text"]);
 
@@ -133,4 +135,23 @@ export const ruffFilter: CommandFilter = {
   textClass: "log",
   passthrough: ruffPassthrough,
   filter: filterRuff,
+};
+
+// Rule codes (`F401 …`) with `--> path:line:col` pointers or ruff's summary.
+function _detect(s: Sample): ShapeMatch | null {
+  const coded = anyLine(s.head, /^[A-Z]{1,4}\d{3,4} (\[\*\] )?\S/);
+  const pointed = anyLine(s.head, /^\s*--> \S+:\d+:\d+$/);
+  const summary = anyLine(s.tail, /^(Found \d+ errors?\.|All checks passed!)$/);
+  if (!(coded && pointed) && !(coded && summary)) return null;
+  return shapeMatch(anyLine(s.tail, /^Found \d+ error/) ? FAILED : 0);
+}
+
+/** The families this module serves. Linters may write (`--fix`) and cache: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "ruff": {
+    filter: ruffFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 210, detect: _detect }],
+    saving: 83,
+  },
 };

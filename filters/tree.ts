@@ -10,6 +10,8 @@ import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import { lastFlag, type OptionSpec, scanOptions } from "./_args.ts";
 import { extensionSummary } from "./ls.ts";
+import type { FamilyDeclarations } from "../src/core/family.ts";
+import { type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 /** A directory with more children than this shows only the first `TREE_DIR_SHOWN`. */
 export const TREE_DIR_LIMIT: number = 30;
@@ -179,4 +181,24 @@ export const treeFilter: CommandFilter = {
   textClass: "paths",
   passthrough: treePassthrough,
   filter: filterTree,
+};
+
+// Box-drawing branches, and the `N directories, M files` count at the end.
+function _detect(s: Sample): ShapeMatch | null {
+  if (!/^\d+ director(y|ies)(, \d+ files?)?$/.test(s.last)) return null;
+  if (!s.head.some((l) => l.includes("├── ") || l.includes("└── "))) return null;
+  return shapeMatch();
+}
+
+/**
+ * The families this module serves. `-o` writes the listing to a file; `-R` with `-H` writes
+ * an index into every directory.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "tree": {
+    filter: treeFilter,
+    rewrite: { pipeSafe: true, readOnly: { unless: [], unlessShort: "oR" } },
+    shapes: [{ rank: 400, detect: _detect }],
+    saving: 73,
+  },
 };

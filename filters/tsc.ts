@@ -20,6 +20,8 @@ import {
   renderReport,
 } from "./_diagnostics.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, FAILED, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 /** Why `tsc` arguments ask for an output rtok must not rewrite, or `null`. */
 export function tscPassthrough(args: readonly string[]): string | null {
@@ -165,4 +167,23 @@ export const tscFilter: CommandFilter = {
   textClass: "log",
   passthrough: tscPassthrough,
   filter: filterTsc,
+};
+
+// A first line that is a diagnostic, plain (`a.ts(3,5): error TS2322: …`) or pretty.
+function _detect(s: Sample): ShapeMatch | null {
+  const first = s.filled[0] ?? "";
+  const plain = /^\S.*\(\d+,\d+\): (error|warning) TS\d+: /.test(first);
+  const pretty = /^\S+:\d+:\d+ - (error|warning) TS\d+: /.test(first);
+  if (!plain && !pretty) return null;
+  return shapeMatch(anyLine(s.head, /\b(- )?error TS\d+/) ? FAILED : 0);
+}
+
+/** The families this module serves. Compilers write build output: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "tsc": {
+    filter: tscFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 200, detect: _detect }],
+    saving: 73,
+  },
 };

@@ -22,6 +22,8 @@ import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts
 import { Cuts } from "./_test_report.ts";
 import { dedent, type FailureGroup, renderReport, type TestFailure } from "./_test_failures.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
+import { anyLine, FAILED, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 // Reporters that print vitest's own report; any other is a format rtok does not know.
 const OWN_REPORTERS = new Set(["default", "basic", "verbose", "dot", "tree", "github-actions"]);
@@ -243,4 +245,25 @@ export const vitestFilter: CommandFilter = {
   filterStderr: true,
   passthrough: vitestPassthrough,
   filter: filterVitest,
+};
+
+// The `RUN v…` banner, a failure banner, or the `Test Files` summary.
+function _detect(s: Sample, text: string): ShapeMatch | null {
+  const started = anyLine(s.head, /^\s*RUN\s+v\d+\.\d+/);
+  const failedBanner = anyLine(s.head, /^⎯{3,} Failed (Suites|Tests) \d+ ⎯/);
+  const files = s.tail.find((l) => /^\s*Test Files\s+\d/.test(l));
+  if (!started && !failedBanner && files === undefined) return null;
+  const failed = failedBanner || (files !== undefined && /\d+ failed/.test(files)) ||
+    text.includes(" FAIL ") || anyLine(s.tail, /^\s*Tests\s+.*\d+ failed/);
+  return shapeMatch(failed ? FAILED : 0);
+}
+
+/** The families this module serves. Test runners run the project's code: never read-only. */
+export const FAMILIES: FamilyDeclarations = {
+  "vitest": {
+    filter: vitestFilter,
+    rewrite: NOT_READ_ONLY,
+    shapes: [{ rank: 110, detect: _detect }],
+    saving: 60,
+  },
 };

@@ -15,6 +15,7 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { Cuts, screenLines } from "./_pm.ts";
+import { type FamilyDeclarations, NOT_READ_ONLY } from "../src/core/family.ts";
 
 const BANNER = /^yarn (?:install|add|remove|upgrade|run) v\d\S*$/;
 const STEP = /^\[\d+\/\d+\] \S.*\.{3}$/;
@@ -137,3 +138,11 @@ function yarnInstallFamily(name: string): CommandFilter {
 export const yarnInstallFilter: CommandFilter = yarnInstallFamily("yarn install");
 /** The bare `yarn` filter: with no subcommand Yarn installs. */
 export const yarnFilter: CommandFilter = yarnInstallFamily("yarn");
+
+/**
+ * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
+ */
+export const FAMILIES: FamilyDeclarations = {
+  "yarn install": { filter: yarnInstallFilter, rewrite: NOT_READ_ONLY, saving: 76 },
+  "yarn": { filter: yarnFilter, rewrite: NOT_READ_ONLY, saving: 61 },
+};

@@ -1,6 +1,6 @@
 /**
  * The content filters' saving per shape over the golden fixtures: each fixture's `shaped.out`
- * (what the tool printed) through `compressContent`, counted in estimated tokens with the
+ * (what the tool printed) through the content engine, counted in estimated tokens with the
  * shape's text class, pointer line (worst-case id) included. Outputs that pass through count
  * as raw on both sides. Run: `deno run --allow-read scripts/content_savings.ts`.
  *
@@ -8,9 +8,10 @@
  */
 
 import { estimate, type TextClass } from "../src/core/tokens.ts";
-import { compressContent, withPointer } from "../src/plugins/proxy/content.ts";
+import { loadContentEngine, withPointer } from "../src/content/engine.ts";
 
 const ROOT = new URL("../tests/fixtures/", import.meta.url);
+const engine = await loadContentEngine();
 
 interface Row {
   outputs: number;
@@ -24,7 +25,7 @@ const names: string[] = [];
 for await (const e of Deno.readDir(ROOT)) if (e.isDirectory) names.push(e.name);
 for (const name of names.sort()) {
   const text = await Deno.readTextFile(new URL(`${name}/shaped.out`, ROOT));
-  const r = compressContent(text);
+  const r = engine.compress(text);
   const shape = r?.shape ?? "(passed through)";
   const cls: TextClass = r?.textClass ?? "log";
   const out = r ? withPointer(r, "0".repeat(12)) : text;

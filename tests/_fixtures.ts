@@ -5,7 +5,7 @@
  * @module
  */
 
-import { COMMAND_FILTERS } from "../filters/mod.ts";
+import { loadBuiltinFilters } from "../src/plugins/cmd/loaders.ts";
 import type { FilterInput } from "../src/core/filter.ts";
 import type { CommandMatch } from "../src/core/plugin.ts";
 import { archiveId } from "../src/plugins/archive/archive.ts";
@@ -29,6 +29,9 @@ export interface Meta {
 }
 
 const ROOT = new URL("./fixtures/", import.meta.url);
+
+// Every built-in filter, loaded once for all the fixtures.
+const _filters = loadBuiltinFilters();
 
 /** Every fixture directory, sorted. */
 export async function fixtureNames(): Promise<string[]> {
@@ -85,7 +88,7 @@ export async function readFixtures(): Promise<Fixture[]> {
 /** A fixture's metadata, raw output and filtered output as the CLI would print it. */
 export async function runFixture(name: string): Promise<FixtureRun> {
   const { meta, raw, shapedBytes, shaped } = await readFixture(name);
-  const match = matchCommand(meta.ran, COMMAND_FILTERS);
+  const match = matchCommand(meta.ran, await _filters);
   if (!match) throw new Error(`${name}: no filter matches ${meta.ran.join(" ")}`);
   const input = {
     args: match.args,

@@ -297,8 +297,14 @@ Deno.test("the hook's module graph holds no npm package", async () => {
   ];
   deepStrictEqual(start.filter((s) => !s.startsWith("file://")), [], "cli.ts: only rtok's own");
   deepStrictEqual(hook.filter((s) => !s.startsWith("file://")), [], "hook: only rtok's own");
-  ok(hook.includes(new URL("src/rewrite/lexer.ts", `file://${ROOT}`).href), "the rewrite rules");
+  ok(hook.includes(new URL("src/core/lexer.ts", `file://${ROOT}`).href), "the rewrite rules");
   ok(!start.some((s) => s.includes("/filters/") || s.includes("/surfaces/gain")), "lean start");
+  // The rules read the family table, and nothing else of the catalogue: no filter, no TOML text.
+  deepStrictEqual(
+    [...new Set(hook.filter((s) => s.includes("/filters/")))],
+    [new URL("filters/families.ts", `file://${ROOT}`).href],
+    "the hook reads only the family table",
+  );
   const table = await Deno.readTextFile(`${ROOT}src/surfaces/mod.ts`);
   ok(table.includes('_load<typeof import("./hook.ts")>("./hook.ts")'), "the table loads the hook");
   const plugin = await Deno.readTextFile(`${ROOT}src/plugins/cmd/rewrite_plugin.ts`);

@@ -111,7 +111,7 @@ Deno.test("rtok trust refuses a missing or invalid file, naming the line", async
   strictEqual(
     bad.err,
     'rtok: Cannot read filters ".rtok/filters.toml": line 5: filter "make": unknown key "stepz"; ' +
-      "expected one of name, match, description, text_class, stderr, steps, test\n",
+      "expected one of name, match, description, text_class, stderr, pipe_safe, steps, test\n",
   );
   let pinned = false;
   try {

@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CommandFilter } from "../../src/core/filter.ts";
 import { familyOf, splitArgv } from "../../src/core/command.ts";
-import { COMMAND_FILTERS } from "../../filters/mod.ts";
+import { loadBuiltinFilters } from "../../src/plugins/cmd/loaders.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../tests/fixtures/", import.meta.url));
 /** The local registry's port: fixed, because it shows in captured URLs. */
@@ -1555,9 +1555,11 @@ const CASES: readonly Case[] = [
   ...SCRIPT_CASES,
 ];
 
+const _filters = await loadBuiltinFilters();
+
 function filterFor(argv: readonly string[]): Pick<CommandFilter, "name" | "shape"> {
   const family = familyOf(argv);
-  return COMMAND_FILTERS.find((f) => f.name === family) ?? { name: family };
+  return _filters.find((f) => f.name === family) ?? { name: family };
 }
 
 async function capture(test: Case, world: World): Promise<void> {

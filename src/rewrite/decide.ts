@@ -11,8 +11,7 @@
 import { type BashRules, firstCovering, NO_RULES } from "../claude/permissions.ts";
 import { toolName } from "../core/command.ts";
 import { familyArgs, gitGlobalsHarmless, planRewrite, type SimpleCommand } from "./plan.ts";
-import { REWRITE_RULES } from "./rules.ts";
-import { MEASURED_SAVINGS } from "./savings.ts";
+import { rewriteRule } from "./rules.ts";
 import { familyOf } from "../core/command.ts";
 
 /** What the host should do: run the rewrite unasked, ask as usual, deny, or no rewrite. */
@@ -68,7 +67,7 @@ function _readsOnly(c: SimpleCommand): boolean {
   if (c.argv[0].includes("/")) return false;
   if (c.argv.slice(1).some((a) => OUTSIDE.test(a))) return false;
   const family = familyOf(c.argv);
-  const rule = Object.hasOwn(REWRITE_RULES, family) ? REWRITE_RULES[family] : null;
+  const rule = rewriteRule(family);
   if (!rule) return false;
   if (c.argv[0] === "git" && !gitGlobalsHarmless(c.argv)) return false;
   return rule.readOnly(familyArgs(c.argv));
@@ -103,9 +102,10 @@ export function decide(line: string, opts: DecideOptions = {}): Decision {
     return none(`not rewritten: ${why}`);
   }
   // Each family with the saving its fixtures measured, so the user sees what the rewrite buys.
-  const named = families.map((f) =>
-    Object.hasOwn(MEASURED_SAVINGS, f) ? `${f} (${MEASURED_SAVINGS[f]} % saved on fixtures)` : f
-  );
+  const named = families.map((f) => {
+    const saving = rewriteRule(f)?.saving ?? null;
+    return saving === null ? f : `${f} (${saving} % saved on fixtures)`;
+  });
   const what = `rtok filters the output of ${named.join(", ")}`;
   for (const c of plan.commands) {
     const rule = firstCovering(rules.ask, _forms(c), true);

@@ -10,7 +10,7 @@
 
 import { familyOf, splitArgv, toolName } from "../core/command.ts";
 import { lex, type Redirect, type Word } from "../core/lexer.ts";
-import { REWRITE_RULES } from "./rules.ts";
+import { rewriteRule } from "./rules.ts";
 
 /** One simple command of the line, as the permission check and the rewrite see it. */
 export interface SimpleCommand {
@@ -184,7 +184,7 @@ function _simple(
   }
   if (name === "sudo" || name === "doas") return skip(argv, prefixed, `${name} is never rewritten`);
   const family = familyOf(argv);
-  const rule = Object.hasOwn(REWRITE_RULES, family) ? REWRITE_RULES[family] : null;
+  const rule = rewriteRule(family);
   if (!rule) return skip(argv, prefixed, `no filter for "${family}"`);
   const selecting = words.slice(k, k + splitArgv(argv).prefix.length);
   if (selecting.some((w) => w.dynamic)) {

@@ -7,8 +7,9 @@
  */
 
 import { defaultConfig, loadConfig } from "../core/config.ts";
-import { FILTER_LOADERS } from "../../filters/index.ts";
-import { BUILTIN_TOML, builtinLabel, builtinTomlDefs } from "../../filters/toml_index.ts";
+import { FAMILY_TABLE } from "../../filters/index.ts";
+import { FILTER_LOADERS } from "../plugins/cmd/loaders.ts";
+import { builtinLabel, builtinTomlDefs, builtinTomlFiles } from "../plugins/cmd/toml/builtin.ts";
 import type { FilterDef } from "../plugins/cmd/toml/spec.ts";
 import {
   homeOrNull,
@@ -67,7 +68,7 @@ async function _gather(): Promise<{ entries: _Entry[]; sources: Source[]; home: 
     }
   }
   const tomlNames = new Set<string>();
-  for (const file of Object.keys(BUILTIN_TOML)) {
+  for (const file of builtinTomlFiles()) {
     for (const def of await builtinTomlDefs(file)) {
       tomlNames.add(def.name);
       entries.push({
@@ -80,12 +81,12 @@ async function _gather(): Promise<{ entries: _Entry[]; sources: Source[]; home: 
       });
     }
   }
-  for (const [family, load] of Object.entries(FILTER_LOADERS)) {
+  for (const [family, { file }] of Object.entries(FAMILY_TABLE)) {
     if (tomlNames.has(family)) continue;
     entries.push({
       name: family,
       kind: "builtin",
-      file: _moduleOf(load),
+      file: builtinLabel(file),
       def: null,
       used: true,
       shadowedBy: null,
@@ -102,12 +103,6 @@ async function _gather(): Promise<{ entries: _Entry[]; sources: Source[]; home: 
     if (by) e.shadowedBy = `${by.kind} ${by.name}`;
   });
   return { entries, sources, home };
-}
-
-// The module a built-in's loader imports, read from the loader itself.
-function _moduleOf(load: () => unknown): string {
-  const m = /import\(\s*(?:_at\(\s*)?["']\.\/([^"']+)["']/.exec(String(load));
-  return m ? `filters/${m[1]}` : "filters/index.ts";
 }
 
 async function _list(): Promise<number> {

@@ -6,7 +6,7 @@
 
 import type { CommandFilter } from "../../core/filter.ts";
 import type { CommandMatch, Plugin } from "../../core/plugin.ts";
-import { FILTER_LOADERS } from "../../../filters/index.ts";
+import { FILTER_LOADERS } from "./loaders.ts";
 import { rtokHome } from "../../core/config.ts";
 import { pathExists } from "../../core/paths.ts";
 import { familyOf, splitArgv, toolName } from "../../core/command.ts";

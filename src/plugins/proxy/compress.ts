@@ -16,7 +16,7 @@ import type { Ctx, ProxyReport, ProxyRequest, ProxyResult } from "../../core/plu
 import { estimate } from "../../core/tokens.ts";
 import { type ByteEdit, findToolTokens, spliceBytes } from "./body_bytes.ts";
 import type { Api } from "./routes.ts";
-import { compressContent, withPointer } from "./content.ts";
+import { loadContentEngine, withPointer } from "../../content/engine.ts";
 
 /** Texts under this many chars are never compressed, so they are not cached either. */
 const MIN_CACHED = 500;
@@ -204,7 +204,7 @@ async function _compressOne(
 ): Promise<Entry | undefined> {
   let c;
   try {
-    c = compressContent(raw);
+    c = (await loadContentEngine()).compress(raw);
   } catch {
     return null;
   }

@@ -32,7 +32,7 @@ export function homeOrNull(): string | null {
 
 // Bumped whenever parsing changes what it accepts or what `FilterDef` holds, so no cache an
 // older rtok wrote is read.
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 interface _Slot extends Parsed {
   readonly version: number;

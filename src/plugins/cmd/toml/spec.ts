@@ -71,6 +71,11 @@ export interface FilterDef {
   readonly textClass: TextClass;
   /** True when the tool's stderr is filtered too. */
   readonly stderr: boolean;
+  /**
+   * True when the filter is right on a command that reads piped input, so the hook may rewrite
+   * it as a pipeline's last stage (`pipe_safe`; used by the built-ins' rewrite rules).
+   */
+  readonly pipeSafe: boolean;
   /** The pipeline, in order. */
   readonly steps: readonly StepDef[];
   /** Its embedded test cases. */
@@ -83,7 +88,16 @@ export interface FilterDef {
   readonly source: string;
 }
 
-const FILTER_KEYS = ["name", "match", "description", "text_class", "stderr", "steps", "test"];
+const FILTER_KEYS = [
+  "name",
+  "match",
+  "description",
+  "text_class",
+  "stderr",
+  "pipe_safe",
+  "steps",
+  "test",
+];
 const TEST_KEYS = ["name", "input", "expected", "exit_code"];
 // Each step kind and the keys it may carry besides its own.
 const STEP_KINDS: Readonly<Record<string, readonly string[]>> = {
@@ -182,8 +196,10 @@ class _Reader {
         `${label}: text_class "${textClass}"; expected one of ${TEXT_CLASSES.join(", ")}`,
       );
     }
-    if (t.stderr !== undefined && typeof t.stderr !== "boolean") {
-      this.fail(`${at}.stderr`, `${label}: stderr must be true or false`);
+    for (const key of ["stderr", "pipe_safe"]) {
+      if (t[key] !== undefined && typeof t[key] !== "boolean") {
+        this.fail(`${at}.${key}`, `${label}: ${key} must be true or false`);
+      }
     }
     const steps = t.steps ?? [];
     if (!Array.isArray(steps)) this.fail(`${at}.steps`, `${label}: steps must be an array`);
@@ -197,6 +213,7 @@ class _Reader {
       description: this.string(t, "description", at, label, false) ?? "",
       textClass: textClass as TextClass,
       stderr: t.stderr === true,
+      pipeSafe: t.pipe_safe === true,
       steps: (steps as unknown[]).map((s, i) => this.step(s, `${at}.steps[${i}]`, label)),
       tests: (tests as unknown[]).map((c, i) => this.test(c, `${at}.test[${i}]`, label, i)),
       file: this.file,

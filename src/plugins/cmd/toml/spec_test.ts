@@ -8,6 +8,7 @@ match = '^make(\\s|$)'
 description = "make, quieter"
 text_class = "log"
 stderr = true
+pipe_safe = true
 steps = [
   { strip_ansi = true },
   { replace = '^make\\[\\d+\\]: ', with = 'make: ' },
@@ -38,6 +39,7 @@ Deno.test("a valid file parses into its filters, steps and tests, with lines", (
   strictEqual(make.name, "make");
   strictEqual(make.line, 2);
   strictEqual(make.stderr, true);
+  strictEqual(make.pipeSafe, true);
   strictEqual(make.textClass, "log");
   deepStrictEqual(make.steps.map((s) => s.kind), [
     "strip_ansi",
@@ -58,15 +60,15 @@ Deno.test("a valid file parses into its filters, steps and tests, with lines", (
     unless: "rror",
     message: "nothing",
     exitCode: 0,
-    line: 11,
+    line: 12,
   });
-  deepStrictEqual(make.steps[8], { kind: "head_tail", head: null, tail: 5, line: 17 });
+  deepStrictEqual(make.steps[8], { kind: "head_tail", head: null, tail: 5, line: 18 });
   deepStrictEqual(make.tests, [{
     name: "one",
     input: "a\n",
     expected: "a\n",
     exitCode: 2,
-    line: 22,
+    line: 23,
   }]);
   ok(make.source.startsWith('[[filter]]\nname = "make"'));
   ok(make.source.includes("exit_code = 2"));
@@ -79,10 +81,11 @@ Deno.test("a valid file parses into its filters, steps and tests, with lines", (
       description: "",
       textClass: "log",
       stderr: false,
+      pipeSafe: false,
       steps: [],
       tests: [],
       file: "x.toml",
-      line: 28,
+      line: 29,
       source: "",
     },
   );
@@ -116,6 +119,11 @@ Deno.test("every kind of bad input is an error naming the file and the line", as
       /line 4: .*text_class "xml"; expected one of code, prose/,
     ],
     ["stderr not a boolean", `${HEAD}stderr = "yes"\n`, /line 4: .*stderr must be true or false/],
+    [
+      "pipe_safe not a boolean",
+      `${HEAD}pipe_safe = 1\n`,
+      /line 4: .*pipe_safe must be true or false/,
+    ],
     ["steps not an array", `${HEAD}steps = 3\n`, /line 4: .*steps must be an array/],
     [
       "a step that is not a table",

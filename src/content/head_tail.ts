@@ -9,8 +9,8 @@
  * @module
  */
 
-import type { Filtered } from "../../core/filter.ts";
-import { plural } from "../../core/text.ts";
+import type { Filtered } from "../core/filter.ts";
+import { plural } from "../core/text.ts";
 
 /** Lines kept from the start. */
 export const HEAD_LINES = 60;

@@ -1,19 +1,18 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { readFixtures } from "../../../tests/_fixtures.ts";
-import type { CommandFilter } from "../../core/filter.ts";
-import { estimate } from "../../core/tokens.ts";
+import { readFixtures } from "../../tests/_fixtures.ts";
+import type { CommandFilter } from "../core/filter.ts";
+import { estimate } from "../core/tokens.ts";
 import {
-  compressContent,
-  CONTENT_FILTERS,
   CONTENT_MAX_CHARS,
   CONTENT_MIN_CHARS,
   type ContentResult,
+  loadContentEngine,
   withPointer,
-} from "./content.ts";
+} from "./engine.ts";
 import { ARRAY_HEAD, ARRAY_TAIL } from "./json_text.ts";
-import { detectShape } from "./shapes.ts";
 
-const FIXTURES = new URL("../../../tests/fixtures/", import.meta.url);
+const FIXTURES = new URL("../../tests/fixtures/", import.meta.url);
+const engine = await loadContentEngine();
 const read = { read: [FIXTURES] };
 
 const fixtures = readFixtures;
@@ -26,49 +25,53 @@ const emitted = (r: ContentResult, id = "0123456789ab"): string => withPointer(r
 const SOLE_FILE = /^(\d+ matches) in \S+$/;
 const NAMES_THE_SOLE_FILE = new Set(["grep_one_file", "rg_one_file"]);
 
-Deno.test("compressContent() keeps every fact of every fixture it compresses, and is smaller", {
-  permissions: read,
-}, async (t) => {
-  let compressed = 0;
-  const shapes = new Set<string>();
-  for (const f of await fixtures()) {
-    if (f.shaped.length < CONTENT_MIN_CHARS) continue;
-    const r = compressContent(f.shaped);
-    if (!r) continue;
-    compressed++;
-    shapes.add(r.shape);
-    await t.step(`${f.name} (${r.shape})`, () => {
-      const out = emitted(r);
-      ok(out.length < f.shaped.length, `${out.length} of ${f.shaped.length} chars`);
-      ok(estimate(out, r.textClass) < estimate(f.shaped, r.textClass));
-      for (const fact of f.meta.facts) {
-        const sole = NAMES_THE_SOLE_FILE.has(f.name) ? SOLE_FILE.exec(fact) : null;
-        const want = sole ? sole[1] : fact;
-        ok(out.includes(want), `fact lost: ${JSON.stringify(want)}`);
-      }
-      // An exit code the text does not state (as such, or as TAP's `exitCode: N`) is invented.
-      for (const m of out.matchAll(/exit code (\d+)|\(exit (\d+)\)/g)) {
-        const stated = f.shaped.includes(m[0]) || f.shaped.includes(`exitCode: ${m[1] ?? m[2]}`);
-        ok(stated, `invented "${m[0]}"`);
-      }
-    });
-  }
-  ok(compressed >= 70, `${compressed} fixtures compressed`);
-  ok(shapes.size >= 24, `${shapes.size} shapes: ${[...shapes].join(", ")}`);
-});
+Deno.test(
+  "ContentEngine.compress() keeps every fact of every fixture it compresses, and is smaller",
+  {
+    permissions: read,
+  },
+  async (t) => {
+    let compressed = 0;
+    const shapes = new Set<string>();
+    for (const f of await fixtures()) {
+      if (f.shaped.length < CONTENT_MIN_CHARS) continue;
+      const r = engine.compress(f.shaped);
+      if (!r) continue;
+      compressed++;
+      shapes.add(r.shape);
+      await t.step(`${f.name} (${r.shape})`, () => {
+        const out = emitted(r);
+        ok(out.length < f.shaped.length, `${out.length} of ${f.shaped.length} chars`);
+        ok(estimate(out, r.textClass) < estimate(f.shaped, r.textClass));
+        for (const fact of f.meta.facts) {
+          const sole = NAMES_THE_SOLE_FILE.has(f.name) ? SOLE_FILE.exec(fact) : null;
+          const want = sole ? sole[1] : fact;
+          ok(out.includes(want), `fact lost: ${JSON.stringify(want)}`);
+        }
+        // An exit code the text does not state (as such, or as TAP's `exitCode: N`) is invented.
+        for (const m of out.matchAll(/exit code (\d+)|\(exit (\d+)\)/g)) {
+          const stated = f.shaped.includes(m[0]) || f.shaped.includes(`exitCode: ${m[1] ?? m[2]}`);
+          ok(stated, `invented "${m[0]}"`);
+        }
+      });
+    }
+    ok(compressed >= 70, `${compressed} fixtures compressed`);
+    ok(shapes.size >= 24, `${shapes.size} shapes: ${[...shapes].join(", ")}`);
+  },
+);
 
-Deno.test("compressContent() compresses every fixture of a known shape over 500 chars", {
+Deno.test("ContentEngine.compress() compresses every fixture of a known shape over 500 chars", {
   permissions: read,
 }, async (t) => {
   let checked = 0;
   for (const f of await fixtures()) {
     for (const [file, text] of [["raw", f.raw], ["shaped", f.shaped]] as const) {
       if (text.length < CONTENT_MIN_CHARS || (file === "raw" && f.raw === f.shaped)) continue;
-      const shape = detectShape(text);
+      const shape = engine.detect(text);
       if (!shape?.family) continue;
       checked++;
       await t.step(`${f.name} ${file}.out (${shape.name})`, () => {
-        const r = compressContent(text);
+        const r = engine.compress(text);
         strictEqual(r?.shape, shape.name);
         ok(emitted(r).length < text.length);
       });
@@ -77,54 +80,54 @@ Deno.test("compressContent() compresses every fixture of a known shape over 500 
   ok(checked >= 75, `${checked} outputs checked`);
 });
 
-Deno.test("compressContent() gives the same bytes for the same text, every time", {
+Deno.test("ContentEngine.compress() gives the same bytes for the same text, every time", {
   permissions: read,
 }, async (t) => {
   for (const f of await fixtures()) {
     if (f.shaped.length < CONTENT_MIN_CHARS) continue;
     await t.step(f.name, () => {
-      deepStrictEqual(compressContent(f.shaped), compressContent(f.shaped));
+      deepStrictEqual(engine.compress(f.shaped), engine.compress(f.shaped));
     });
   }
 });
 
-Deno.test("compressContent() leaves text that carries a pointer line alone", {
+Deno.test("ContentEngine.compress() leaves text that carries a pointer line alone", {
   permissions: read,
 }, async (t) => {
   let lossy = 0;
   for (const f of await fixtures()) {
-    const r = f.shaped.length >= CONTENT_MIN_CHARS ? compressContent(f.shaped) : null;
+    const r = f.shaped.length >= CONTENT_MIN_CHARS ? engine.compress(f.shaped) : null;
     if (!r || r.cut.length === 0) continue;
     lossy++;
     await t.step(f.name, () => {
-      strictEqual(compressContent(emitted(r, "a1b2c3d4e5f6")), null);
+      strictEqual(engine.compress(emitted(r, "a1b2c3d4e5f6")), null);
     });
   }
   ok(lossy >= 50, `${lossy} lossy fixtures`);
 });
 
-Deno.test("compressContent() passes through a pointer line from a command's stderr", () => {
+Deno.test("ContentEngine.compress() passes through a pointer line from a command's stderr", () => {
   const log = Array.from({ length: 300 }, (_, i) => `step ${i}: copying chunk ${i}`).join("\n");
-  ok(compressContent(log) !== null, "compresses without the pointer line");
+  ok(engine.compress(log) !== null, "compresses without the pointer line");
   const withStderr = log + "\n[rtok: cut 12 lines; raw: rtok expand 0a1b2c3d4e5f]\nmore output\n";
-  strictEqual(compressContent(withStderr), null);
+  strictEqual(engine.compress(withStderr), null);
 });
 
 // `[` + spaces + `1]`: valid JSON of exactly `n` chars that compacts to `[1]`.
 const padded = (n: number): string => "[" + " ".repeat(n - 3) + "1]";
 
-Deno.test("compressContent() passes through text under 500 chars", () => {
-  strictEqual(compressContent(padded(CONTENT_MIN_CHARS - 1)), null);
-  strictEqual(compressContent(padded(CONTENT_MIN_CHARS))?.text, "[1]");
+Deno.test("ContentEngine.compress() passes through text under 500 chars", () => {
+  strictEqual(engine.compress(padded(CONTENT_MIN_CHARS - 1)), null);
+  strictEqual(engine.compress(padded(CONTENT_MIN_CHARS))?.text, "[1]");
 });
 
-Deno.test("compressContent() passes through text over 10 MiB", () => {
+Deno.test("ContentEngine.compress() passes through text over 10 MiB", () => {
   strictEqual(CONTENT_MAX_CHARS, 10 * 1024 * 1024);
-  strictEqual(compressContent(padded(CONTENT_MAX_CHARS))?.text, "[1]");
-  strictEqual(compressContent(padded(CONTENT_MAX_CHARS + 1)), null);
+  strictEqual(engine.compress(padded(CONTENT_MAX_CHARS))?.text, "[1]");
+  strictEqual(engine.compress(padded(CONTENT_MAX_CHARS + 1)), null);
 });
 
-Deno.test("compressContent() compacts JSON keeping every number's and string's text", () => {
+Deno.test("ContentEngine.compress() compacts JSON keeping every number's and string's text", () => {
   const items = Array.from({ length: 12 }, (_, i) => `    {"id": ${i}, "name": "item ${i}"}`);
   const pretty = [
     "{",
@@ -140,7 +143,7 @@ Deno.test("compressContent() compacts JSON keeping every number's and string's t
     "",
   ].join("\n");
   ok(pretty.length >= CONTENT_MIN_CHARS);
-  const r = compressContent(pretty);
+  const r = engine.compress(pretty);
   strictEqual(r?.shape, "json");
   deepStrictEqual(r?.cut, []);
   const itemsCompact = Array.from({ length: 12 }, (_, i) => `{"id":${i},"name":"item ${i}"}`);
@@ -151,15 +154,15 @@ Deno.test("compressContent() compacts JSON keeping every number's and string's t
   );
 });
 
-Deno.test("compressContent() passes through JSON that is already compact", () => {
+Deno.test("ContentEngine.compress() passes through JSON that is already compact", () => {
   const compact = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ id: i })));
-  strictEqual(compressContent(compact), null);
+  strictEqual(engine.compress(compact), null);
 });
 
-Deno.test("compressContent() cuts long uniform arrays of huge JSON to head and tail", () => {
+Deno.test("ContentEngine.compress() cuts long uniform arrays of huge JSON to head and tail", () => {
   const n = 1000;
   const rows = Array.from({ length: n }, (_, i) => ({ id: i, name: `row ${i}`, ok: i % 2 === 0 }));
-  const r = compressContent(JSON.stringify({ total: n, rows }, null, 2));
+  const r = engine.compress(JSON.stringify({ total: n, rows }, null, 2));
   ok(r);
   strictEqual(r.shape, "json");
   const kept = ARRAY_HEAD + ARRAY_TAIL;
@@ -172,20 +175,20 @@ Deno.test("compressContent() cuts long uniform arrays of huge JSON to head and t
   deepStrictEqual(back.rows.at(-1), rows[n - 1]);
 });
 
-Deno.test("compressContent() keeps every item of a huge JSON array of mixed kinds", () => {
+Deno.test("ContentEngine.compress() keeps every item of a huge JSON array of mixed kinds", () => {
   const mixed = Array.from({ length: 3000 }, (_, i) => i % 2 ? { id: i } : `s${i}`);
   const pretty = JSON.stringify(mixed, null, 2);
-  const r = compressContent(pretty);
+  const r = engine.compress(pretty);
   ok(r);
   deepStrictEqual(r.cut, []);
   deepStrictEqual(JSON.parse(r.text), mixed);
 });
 
-Deno.test("compressContent() keeps head, tail and error lines of long text of no shape", () => {
+Deno.test("ContentEngine.compress() keeps head, tail and error lines of long text of no shape", () => {
   const lines = Array.from({ length: 500 }, (_, i) => `[worker] copied chunk ${i} of 500`);
   lines[250] = "Error: disk full while writing chunk 250";
   lines[300] = "Traceback (most recent call last):";
-  const r = compressContent(lines.join("\n") + "\n");
+  const r = engine.compress(lines.join("\n") + "\n");
   ok(r);
   strictEqual(r.shape, "text");
   const out = r.text.split("\n");
@@ -197,9 +200,9 @@ Deno.test("compressContent() keeps head, tail and error lines of long text of no
   deepStrictEqual(r.cut, ["398 middle lines"]);
 });
 
-Deno.test("compressContent() trims a huge single line around its middle", () => {
+Deno.test("ContentEngine.compress() trims a huge single line around its middle", () => {
   const line = "var a=" + "x".repeat(50_000) + ";end()";
-  const r = compressContent(line);
+  const r = engine.compress(line);
   ok(r);
   ok(r.text.startsWith("var a=xxx"));
   ok(r.text.endsWith("x;end()"));
@@ -215,20 +218,20 @@ const throwing: CommandFilter = {
   },
 };
 
-Deno.test("compressContent() falls back to head and tail when the shape's filter throws", {
+Deno.test("ContentEngine.compress() falls back to head and tail when the shape's filter throws", {
   permissions: read,
 }, async () => {
   const byName = new Map((await fixtures()).map((f) => [f.name, f]));
   const long = byName.get("git_log_history")!.shaped;
-  const filters = { ...CONTENT_FILTERS, "git log": throwing };
-  const r = compressContent(long, filters);
+  const withThrowing = engine.withFilters({ "git log": throwing });
+  const r = withThrowing.compress(long);
   strictEqual(r?.shape, "text");
   ok(r.text.includes("… "), r.text.slice(0, 200));
   // Too short for the fallback to cut anything: it passes through.
-  strictEqual(compressContent(byName.get("git_log_lab")!.shaped, filters), null);
+  strictEqual(withThrowing.compress(byName.get("git_log_lab")!.shaped), null);
 });
 
-Deno.test("compressContent() passes through what a filter does not make smaller", {
+Deno.test("ContentEngine.compress() passes through what a filter does not make smaller", {
   permissions: read,
 }, async () => {
   const byName = new Map((await fixtures()).map((f) => [f.name, f]));
@@ -238,6 +241,6 @@ Deno.test("compressContent() passes through what a filter does not make smaller"
     filter: (raw) => ({ text: raw.slice(0, -40), cut: ["1 line"] }),
   };
   const text = byName.get("git_log_lab")!.shaped;
-  ok(compressContent(text) !== null);
-  strictEqual(compressContent(text, { ...CONTENT_FILTERS, "git log": same }), null);
+  ok(engine.compress(text) !== null);
+  strictEqual(engine.withFilters({ "git log": same }).compress(text), null);
 });

@@ -1,19 +1,20 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { starHeight } from "../src/plugins/cmd/toml/regex.ts";
-import { type FilterDef, parseFilterFile } from "../src/plugins/cmd/toml/spec.ts";
-import { verifyDefs } from "../src/plugins/cmd/toml/verify.ts";
-import { FILTER_LOADERS } from "./index.ts";
-import { BUILTIN_TOML, builtinLabel, builtinTomlDefs } from "./toml_index.ts";
+import { starHeight } from "./regex.ts";
+import { type FilterDef, parseFilterFile } from "./spec.ts";
+import { verifyDefs } from "./verify.ts";
+import { FILTER_LOADERS } from "../loaders.ts";
+import { loadTomlText } from "../../../../filters/index.ts";
+import { builtinLabel, builtinTomlDefs, builtinTomlFiles } from "./builtin.ts";
 
-const files = Object.keys(BUILTIN_TOML);
+const files = builtinTomlFiles();
 // Parsed here, not through the run path's cache, so the test reads exactly the embedded text.
 const defs: FilterDef[] = [];
 for (const file of files) {
-  defs.push(...parseFilterFile(await BUILTIN_TOML[file](), builtinLabel(file)));
+  defs.push(...parseFilterFile(await loadTomlText(file), builtinLabel(file)));
 }
 
 Deno.test("every filters/*.toml is embedded, and holds at least one filter", () => {
-  const onDisk = [...Deno.readDirSync(new URL(".", import.meta.url))]
+  const onDisk = [...Deno.readDirSync(new URL("../../../../filters/", import.meta.url))]
     .map((e) => e.name)
     .filter((n) => n.endsWith(".toml"))
     .sort();

@@ -1,8 +1,11 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { readFixtures } from "../../../tests/_fixtures.ts";
-import { detectShape, FAILED } from "./shapes.ts";
+import { readFixtures } from "../../tests/_fixtures.ts";
+import { FAILED } from "../core/shape.ts";
+import { FAMILY_TABLE } from "../../filters/index.ts";
+import { loadContentEngine } from "./engine.ts";
 
-const FIXTURES = new URL("../../../tests/fixtures/", import.meta.url);
+const FIXTURES = new URL("../../tests/fixtures/", import.meta.url);
+const engine = await loadContentEngine();
 const read = { read: [FIXTURES] };
 
 const fixtures = readFixtures;
@@ -14,40 +17,14 @@ const SHAPE_OF: Record<string, string> = {
   "go vet": "go build",
   "rg": "grep",
 };
-const SUPPORTED = new Set([
-  "git log",
-  "git show",
-  "git diff",
-  "diff",
-  "git status",
-  "grep",
-  "tree",
-  "find",
-  "ls",
-  "pytest",
-  "jest",
-  "vitest",
-  "cargo test",
-  "go test",
-  "node --test",
-  "deno test",
-  "mocha",
-  "rspec",
-  "phpunit",
-  "tsc",
-  "mypy",
-  "ruff",
-  "eslint",
-  "biome",
-  "cargo build",
-  "go build",
-]);
+// The families whose modules declare a detector.
+const SUPPORTED = new Set(engine.families);
 // Captured outputs of a supported tool that hold none of its report, with the reason.
 const NOT_THE_REPORT: Record<string, string> = {
   mocha_load_error: "mocha died loading a file: a Node stack trace, no mocha report",
 };
 
-Deno.test("detectShape() reads each supported fixture over 500 chars as its tool's shape", {
+Deno.test("engine.detect() reads each supported fixture over 500 chars as its tool's shape", {
   permissions: read,
 }, async (t) => {
   let checked = 0;
@@ -56,7 +33,7 @@ Deno.test("detectShape() reads each supported fixture over 500 chars as its tool
     const expected = SHAPE_OF[f.meta.filter] ?? f.meta.filter;
     if (!SUPPORTED.has(expected) || f.shaped.length < 500 || NOT_THE_REPORT[f.name]) continue;
     await t.step(`${f.name} → ${expected}`, () => {
-      strictEqual(detectShape(f.shaped)?.name, expected);
+      strictEqual(engine.detect(f.shaped)?.name, expected);
     });
     checked++;
     seen.add(expected);
@@ -65,11 +42,11 @@ Deno.test("detectShape() reads each supported fixture over 500 chars as its tool
   deepStrictEqual([...SUPPORTED].filter((s) => !seen.has(s)), [], "every shape has a fixture");
 });
 
-Deno.test("detectShape() infers a failing exit code exactly when the run failed", {
+Deno.test("engine.detect() infers a failing exit code exactly when the run failed", {
   permissions: read,
 }, async (t) => {
   for (const f of await fixtures()) {
-    const shape = detectShape(f.shaped);
+    const shape = engine.detect(f.shaped);
     if (!shape?.family || f.shaped.length < 500 || shape.name === "go build") continue;
     if (
       ["git log", "git show", "git diff", "diff", "git status", "grep", "tree", "find", "ls"]
@@ -81,7 +58,7 @@ Deno.test("detectShape() infers a failing exit code exactly when the run failed"
   }
 });
 
-Deno.test("detectShape() gives grep the layout flags the hits were printed with", {
+Deno.test("engine.detect() gives grep the layout flags the hits were printed with", {
   permissions: read,
 }, async (t) => {
   const byName = new Map((await fixtures()).map((f) => [f.name, f]));
@@ -94,14 +71,14 @@ Deno.test("detectShape() gives grep the layout flags the hits were printed with"
   ];
   for (const [name, file, args] of cases) {
     await t.step(`${name} ${file}.out`, () => {
-      const shape = detectShape(byName.get(name)![file]);
+      const shape = engine.detect(byName.get(name)![file]);
       strictEqual(shape?.name, "grep");
       deepStrictEqual(shape?.args, args);
     });
   }
 });
 
-Deno.test("detectShape() tells neighbouring shapes apart", {
+Deno.test("engine.detect() tells neighbouring shapes apart", {
   permissions: read,
 }, async (t) => {
   const byName = new Map((await fixtures()).map((f) => [f.name, f]));
@@ -117,12 +94,12 @@ Deno.test("detectShape() tells neighbouring shapes apart", {
   ];
   for (const [name, shape] of cases) {
     await t.step(`${name} → ${shape}`, () => {
-      strictEqual(detectShape(byName.get(name)!.shaped)?.name, shape);
+      strictEqual(engine.detect(byName.get(name)!.shaped)?.name, shape);
     });
   }
 });
 
-Deno.test("detectShape() reads prose with colons as text, not grep hits", () => {
+Deno.test("engine.detect() reads prose with colons as text, not grep hits", () => {
   const prose = [
     "Note: the build runs in two stages.",
     "Stage one: fetch the sources and check their hashes.",
@@ -130,10 +107,10 @@ Deno.test("detectShape() reads prose with colons as text, not grep hits", () => 
     "Warning: a stale cache can hide a missing file.",
     "Summary: run it twice when in doubt.",
   ].join("\n");
-  strictEqual(detectShape(prose)?.name, "text");
+  strictEqual(engine.detect(prose)?.name, "text");
 });
 
-Deno.test("detectShape() calls JSON only a whole object or array that parses", async (t) => {
+Deno.test("engine.detect() calls JSON only a whole object or array that parses", async (t) => {
   const cases: [string, string][] = [
     ['{\n  "a": [1, 2, 3]\n}\n', "json"],
     ["  [1, 2]  ", "json"],
@@ -142,21 +119,27 @@ Deno.test("detectShape() calls JSON only a whole object or array that parses", a
     ['"just a string"', "text"],
   ];
   for (const [text, shape] of cases) {
-    await t.step(JSON.stringify(text), () => strictEqual(detectShape(text)?.name, shape));
+    await t.step(JSON.stringify(text), () => strictEqual(engine.detect(text)?.name, shape));
   }
 });
 
-Deno.test("detectShape() returns null for blank text", () => {
-  strictEqual(detectShape(""), null);
-  strictEqual(detectShape(" \n\t\n"), null);
+Deno.test("engine.detect() returns null for blank text", () => {
+  strictEqual(engine.detect(""), null);
+  strictEqual(engine.detect(" \n\t\n"), null);
 });
 
-Deno.test("detectShape() reads a huge text from its first and last lines only", () => {
+Deno.test("engine.detect() reads a huge text from its first and last lines only", () => {
   const middle = "x".repeat(3_000_000);
   const text =
     "============================= test session starts ==============================\n" +
     middle + "\n=========== 1 failed, 2 passed in 0.10s ===========\n";
-  const shape = detectShape(text);
+  const shape = engine.detect(text);
   strictEqual(shape?.name, "pytest");
   strictEqual(shape?.exitCode, FAILED);
+});
+
+Deno.test("loadContentEngine() reads every family the family table says declares a detector", () => {
+  const detecting = Object.entries(FAMILY_TABLE).filter(([, e]) => e.detects).map(([f]) => f);
+  deepStrictEqual([...engine.families].sort(), detecting.sort());
+  ok(detecting.length >= 26, `${detecting.length} families detect their output`);
 });
