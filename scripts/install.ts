@@ -126,7 +126,8 @@ export async function main(args: readonly string[]): Promise<number> {
   if (code !== 0) return code;
   const bin = joinPath(root, "bin");
   const launcher = joinPath(bin, "rtok");
-  const path = lastingPath(Deno.env.get("PATH") ?? "");
+  const livePath = Deno.env.get("PATH") ?? "";
+  const path = lastingPath(livePath);
   console.log(`installed rtok: ${launcher}`);
   if (!path.split(":").includes(bin)) {
     console.log(`${bin} is not on PATH; add it: export PATH="${bin}:$PATH"`);
@@ -144,7 +145,12 @@ export async function main(args: readonly string[]): Promise<number> {
     );
   }
   Deno.writeTextFileSync(launcher, pinDeno(text, deno));
-  const why = found === null ? "PATH has no deno" : `the deno on PATH, ${found}, is another binary`;
+  const transient = found === null ? onPath("deno", livePath) : null;
+  const why = found !== null
+    ? `the deno on PATH, ${found}, is another binary`
+    : transient !== null
+    ? `the deno on PATH is npm's for this run only, in ${transient}`
+    : "PATH has no deno";
   const risk = inNpxCache(deno)
     ? "it lives in npx's cache, which npm may clean, and then rtok stops"
     : "if it goes, rtok stops";
