@@ -1,5 +1,5 @@
 import { match, ok, strictEqual } from "node:assert/strict";
-import { type Ran, rtok, tempDir } from "./_helpers.ts";
+import { CLI, denoDir, type Ran, rtok, RTOK_PERMS, run, tempDir } from "./_helpers.ts";
 
 const RTK = "~/.claude/hooks/rtk-rewrite.sh";
 
@@ -59,6 +59,42 @@ Deno.test("rtok doctor with nothing installed exits 1 and says the hook is not i
   match(line(r, "version"), /^ok +version +rtok \d+\.\d+\.\d+ /);
   match(line(r, "path"), /^warn .*not on PATH/);
   match(r.out, /\d+ ok, \d+ warn, [1-9]\d* FAIL\n$/);
+});
+
+Deno.test("rtok doctor names its Deno binary and warns when it sits in npx's cache", async (t) => {
+  using box = sandbox();
+  const cases: [string, RegExp][] = [
+    [
+      "cache/_npx/0a1b2c/node_modules/deno/deno",
+      /^warn .*: it lives in npx's cache, .*npm install -g deno@/,
+    ],
+    ["opt/deno/bin/deno", /^ok +deno +Deno \d+\.\d+\.\d+, binary \S+$/],
+  ];
+  for (const [where, want] of cases) {
+    await t.step(where, async () => {
+      // The same binary under another path: Deno reports the path it was started by.
+      const deno = `${box.dir.path}/${where}`;
+      Deno.mkdirSync(deno.slice(0, deno.lastIndexOf("/")), { recursive: true });
+      try {
+        Deno.linkSync(Deno.execPath(), deno);
+      } catch {
+        Deno.copyFileSync(Deno.execPath(), deno);
+        Deno.chmodSync(deno, 0o755);
+      }
+      const r = await run(deno, ["run", ...RTOK_PERMS, CLI, "doctor"], {
+        cwd: `${box.dir.path}/project`,
+        env: {
+          HOME: box.home,
+          PATH: `${box.dir.path}/bin`,
+          RTOK_HOME: box.rtokHome,
+          DENO_DIR: await denoDir(),
+        },
+      });
+      const found = line(r, "deno");
+      match(found, want);
+      match(found, new RegExp(`, binary ${RegExp.escape(deno)}`));
+    });
+  }
 });
 
 Deno.test("rtok doctor lists the events rtok hooks after rtok init", async () => {

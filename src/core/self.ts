@@ -49,6 +49,16 @@ export function onPath(
   return null;
 }
 
+/** True when `execPath` lies in npx's cache (`…/_npx/…`), which npm may clean. */
+export function inNpxCache(execPath: string): boolean {
+  return /[\\/]_npx[\\/]/.test(execPath);
+}
+
+/** What to do for a Deno binary that lasts, in words for a message. */
+export function lastingDenoAdvice(version: string = Deno.version.deno): string {
+  return `run npm install -g deno@${version}, then deno task install again in rtok's checkout`;
+}
+
 /**
  * The shell words that run this rtok: `rtok` when PATH has it; the launcher `deno install`
  * wrote, by absolute path; or Deno running this program with rtok's permissions.

@@ -18,7 +18,7 @@ import {
   settingsPaths,
 } from "../claude/hooks_config.ts";
 import { rtokHome } from "../core/config.ts";
-import { onPath, rtokInvocation } from "../core/self.ts";
+import { inNpxCache, lastingDenoAdvice, onPath, rtokInvocation } from "../core/self.ts";
 import { spoolPath } from "../core/spool.ts";
 import { Store, storePath } from "../core/store.ts";
 import { archiveDir } from "../plugins/archive/archive.ts";
@@ -30,7 +30,8 @@ const _HOOK_TIMEOUT_MS = 5_000;
 
 const _USAGE = `Usage: rtok doctor
 
-Checks rtok's install: the version and how a shell reaches it, rtok's hooks in Claude Code's
+Checks rtok's install: the version and how a shell reaches it, the Deno binary it runs on
+(a warning when that sits in npx's cache, which npm may clean), rtok's hooks in Claude Code's
 settings (user, project, project-local), whether the hook answers a PreToolUse probe, whether
 the store, archive and spool are writable, and other hooks that rewrite Bash commands.
 Prints one check per line (ok, warn, FAIL); exits 1 when any check fails.
@@ -73,6 +74,15 @@ export async function main(args: readonly string[]): Promise<number> {
     "version",
     `rtok ${VERSION} (Deno ${Deno.version.deno}); a shell runs it as ${invocation}`,
   );
+  const deno = Deno.execPath();
+  if (inNpxCache(deno)) {
+    add(
+      "warn",
+      "deno",
+      `Deno ${Deno.version.deno}, binary ${deno}: it lives in npx's cache, which npm may clean, ` +
+        `and then rtok stops; for a lasting one, ${lastingDenoAdvice()}`,
+    );
+  } else add("ok", "deno", `Deno ${Deno.version.deno}, binary ${deno}`);
   const dir = onPath("rtok", Deno.env.get("PATH") ?? "");
   if (dir) add("ok", "path", `rtok is on PATH in ${dir}`);
   else {

@@ -1,0 +1,171 @@
+/**
+ * `deno task install`: the `rtok` command, by `deno install -g` with rtok's permissions and
+ * this checkout's deno.json (without `--config`, deno warns that it ignores the config file,
+ * and the installed command has no import map: `rtok mcp` cannot load zod). The launcher deno
+ * writes runs `deno` from PATH; when no `deno` a later shell finds there is the binary doing
+ * the install (Deno run through `npx`, say), the launcher names that binary by absolute path
+ * instead, and one line on stderr says where it lives. Takes `--root <dir>` as `deno install`
+ * does; else `DENO_INSTALL_ROOT`; else `~/.deno`.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { joinPath } from "../src/core/paths.ts";
+import { inNpxCache, lastingDenoAdvice, onPath } from "../src/core/self.ts";
+import { quoteWord } from "../src/core/shell.ts";
+import { RTOK_PERMISSIONS } from "./permissions.ts";
+
+const _CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
+const _CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
+
+/** Where the install goes: `--root` if given, else `DENO_INSTALL_ROOT`, else `$HOME/.deno`. */
+export interface RootSources {
+  /** The directory `--root` names, if any. */
+  readonly root?: string | null;
+  /** `DENO_INSTALL_ROOT`. */
+  readonly denoInstallRoot?: string;
+  /** `HOME`. */
+  readonly home?: string;
+  /** What a relative directory is read against. */
+  readonly cwd: string;
+}
+
+/** The `--root <dir>` the task was given, or `null`; any other argument is an error. */
+export function parseRoot(args: readonly string[]): string | null {
+  let root: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--root" && args[i + 1] !== undefined) root = args[++i];
+    else if (a.startsWith("--root=") && a.length > "--root=".length) root = a.slice(7);
+    else {
+      throw new TypeError(
+        `unexpected argument "${a}": the install task takes only --root <dir> ` +
+          `(e.g. deno task install --root ~/.local)`,
+      );
+    }
+  }
+  return root;
+}
+
+/** The absolute install root `deno install -g` writes `bin/rtok` under. */
+export function installRoot(s: RootSources): string {
+  const root = s.root || s.denoInstallRoot || (s.home ? joinPath(s.home, ".deno") : undefined);
+  if (!root) {
+    throw new Error(
+      "Cannot tell where to install: HOME is not set; set DENO_INSTALL_ROOT or pass --root <dir>",
+    );
+  }
+  return root.startsWith("/") ? root : joinPath(s.cwd, root);
+}
+
+/**
+ * `path` (a `PATH` value) without the directories npm adds for one run (`npx`'s cache, any
+ * `node_modules/.bin`): a shell after the install does not have them.
+ */
+export function lastingPath(path: string): string {
+  return path.split(":").filter((dir) =>
+    dir !== "" && !inNpxCache(dir) && !/[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir)
+  ).join(":");
+}
+
+/** The launcher `deno install` wrote, made to run `deno` by the absolute path `deno`. */
+export function pinDeno(launcher: string, deno: string): string {
+  const pinned = launcher.replace(/^exec deno /m, `exec ${quoteWord(deno)} `);
+  if (pinned === launcher) {
+    throw new Error(
+      `Cannot name the Deno binary in the launcher deno install wrote: no "exec deno" line in:\n` +
+        launcher,
+    );
+  }
+  return pinned;
+}
+
+/** True when `a` and `b` are the same file, through symlinks and hard links. */
+function _sameBinary(a: string, b: string): boolean {
+  try {
+    if (Deno.realPathSync(a) === Deno.realPathSync(b)) return true;
+    const sa = Deno.statSync(a);
+    const sb = Deno.statSync(b);
+    return sa.ino !== null && sa.ino === sb.ino && sa.dev === sb.dev;
+  } catch {
+    return false;
+  }
+}
+
+/** Installs rtok; returns the exit code. */
+export async function main(args: readonly string[]): Promise<number> {
+  const root = installRoot({
+    root: parseRoot(args),
+    denoInstallRoot: Deno.env.get("DENO_INSTALL_ROOT"),
+    home: Deno.env.get("HOME"),
+    // deno task runs in the config's directory; a relative --root means the caller's.
+    cwd: Deno.env.get("INIT_CWD") || Deno.cwd(),
+  });
+  const deno = Deno.execPath();
+  const { code } = await new Deno.Command(deno, {
+    args: [
+      "install",
+      "-g",
+      "-f",
+      // Quiet: on a first install deno lists every npm package it sets up; errors still print.
+      "-q",
+      "-n",
+      "rtok",
+      ...RTOK_PERMISSIONS,
+      "--config",
+      _CONFIG,
+      "--root",
+      root,
+      _CLI,
+    ],
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (code !== 0) return code;
+  const bin = joinPath(root, "bin");
+  const launcher = joinPath(bin, "rtok");
+  const livePath = Deno.env.get("PATH") ?? "";
+  const path = lastingPath(livePath);
+  console.log(`installed rtok: ${launcher}`);
+  if (!path.split(":").includes(bin)) {
+    console.log(`${bin} is not on PATH; add it: export PATH="${bin}:$PATH"`);
+  }
+
+  const dir = onPath("deno", path);
+  const found = dir === null ? null : joinPath(dir, "deno");
+  if (found !== null && _sameBinary(found, deno)) return 0;
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(launcher);
+  } catch (e) {
+    throw new Error(
+      `Cannot read the launcher deno install wrote, "${launcher}": ${(e as Error).message}`,
+    );
+  }
+  Deno.writeTextFileSync(launcher, pinDeno(text, deno));
+  const transient = found === null ? onPath("deno", livePath) : null;
+  const why = found !== null
+    ? `the deno on PATH, ${found}, is another binary`
+    : transient !== null
+    ? `the deno on PATH is npm's for this run only, in ${transient}`
+    : "PATH has no deno";
+  const risk = inNpxCache(deno)
+    ? "it lives in npx's cache, which npm may clean, and then rtok stops"
+    : "if it goes, rtok stops";
+  console.error(
+    `install: rtok runs on the Deno binary it was installed with, ${deno} (${why}); ` +
+      `${risk}: for a lasting one, ${lastingDenoAdvice()}`,
+  );
+  return 0;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (e) {
+    console.error(`install: ${(e as Error).message}`);
+    Deno.exit(1);
+  }
+}
