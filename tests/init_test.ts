@@ -1,6 +1,6 @@
+import { HOOK_EVENTS } from "../src/claude/hook_protocol.ts";
 import { deepStrictEqual, match, notStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { type Ran, rtok, tempDir } from "./_helpers.ts";
-import { RTOK_HOOK_EVENTS } from "../src/claude/hooks_config.ts";
 
 /** A user's own settings, formatted the way rtok writes JSON. */
 const USER_SETTINGS = {
@@ -69,9 +69,9 @@ Deno.test("rtok init installs all six events into an empty HOME", async () => {
   const r = await box.init();
   strictEqual(r.code, 0, r.err);
   const s = JSON.parse(Deno.readTextFileSync(box.settings)) as Settings;
-  deepStrictEqual(Object.keys(s.hooks), RTOK_HOOK_EVENTS.map((e) => e.event));
+  deepStrictEqual(Object.keys(s.hooks), HOOK_EVENTS.map((e) => e.event));
   const command = rtokCommand(s);
-  for (const { event, matcher } of RTOK_HOOK_EVENTS) {
+  for (const { event, matcher } of HOOK_EVENTS) {
     const want = { type: "command", command, timeout: 10 };
     deepStrictEqual(s.hooks[event], [
       matcher === null ? { hooks: [want] } : { matcher, hooks: [want] },

@@ -7,27 +7,10 @@
  */
 
 import { joinPath } from "../core/paths.ts";
+import { HOOK_EVENTS } from "./hook_protocol.ts";
 
 /** A settings file's contents: a JSON object. */
 export type Settings = Record<string, unknown>;
-
-/** One event rtok hooks, and the tool matcher it needs (`null`: the event takes none). */
-export interface HookEvent {
-  /** Claude Code's event name. */
-  readonly event: string;
-  /** The `matcher` of its group, or `null` for events without tool matching. */
-  readonly matcher: string | null;
-}
-
-/** The events rtok installs its hook on, in the order it adds them. */
-export const RTOK_HOOK_EVENTS: readonly HookEvent[] = [
-  { event: "PreToolUse", matcher: "Bash" },
-  { event: "PostToolUse", matcher: "*" },
-  { event: "SessionStart", matcher: null },
-  { event: "UserPromptSubmit", matcher: null },
-  { event: "PreCompact", matcher: null },
-  { event: "Stop", matcher: null },
-];
 
 /** Seconds Claude Code gives rtok's hook before it gives up on it. */
 export const HOOK_TIMEOUT_S = 10;
@@ -168,7 +151,7 @@ export function isRivalRewriter(command: string): string | null {
 }
 
 /**
- * A copy of `settings` with rtok's hook on every {@linkcode RTOK_HOOK_EVENTS} event. An event
+ * A copy of `settings` with rtok's hook on every {@linkcode HOOK_EVENTS} event. An event
  * that already has an rtok hook keeps it in place, its command set to `command`; otherwise a
  * group is appended. Everything else keeps its place and order.
  */
@@ -181,7 +164,7 @@ export function installHooks(settings: Settings, command: string): InstallResult
   }
   let added = 0;
   let updated = 0;
-  for (const { event, matcher } of RTOK_HOOK_EVENTS) {
+  for (const { event, matcher } of HOOK_EVENTS) {
     if (!Object.hasOwn(table, event)) table[event] = [];
     const groups = table[event];
     let found = false;

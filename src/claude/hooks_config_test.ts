@@ -1,3 +1,4 @@
+import { HOOK_EVENTS } from "./hook_protocol.ts";
 import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
 import {
   installHooks,
@@ -7,7 +8,6 @@ import {
   matcherMatchesBash,
   parseSettings,
   retireRivals,
-  RTOK_HOOK_EVENTS,
   type Settings,
   settingsPaths,
   uninstallHooks,
@@ -110,7 +110,7 @@ Deno.test("installHooks() adds all six events to empty settings", () => {
       Stop: [{ hooks: [{ type: "command", command: C, timeout: 10 }] }],
     },
   });
-  deepStrictEqual(RTOK_HOOK_EVENTS.map((e) => e.event), Object.keys(settings.hooks as object));
+  deepStrictEqual(HOOK_EVENTS.map((e) => e.event), Object.keys(settings.hooks as object));
 });
 
 Deno.test("installHooks() keeps every other key and hook in place and order", () => {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { HOOK_EVENTS } from "../claude/hook_protocol.ts";
 import { runCaptured } from "../core/spawn.ts";
 import { pathExists } from "../core/paths.ts";
 import {
@@ -14,7 +15,6 @@ import {
   listHooks,
   matcherMatchesBash,
   parseSettings,
-  RTOK_HOOK_EVENTS,
   settingsPaths,
 } from "../claude/hooks_config.ts";
 import { rtokHome } from "../core/config.ts";
@@ -95,7 +95,7 @@ export async function main(args: readonly string[]): Promise<number> {
     checks.push(...f.notes);
     const hooks = f.hooks;
     if (hooks === null) continue;
-    const events = RTOK_HOOK_EVENTS.map((e) => e.event).filter((event) =>
+    const events = HOOK_EVENTS.map((e) => e.event).filter((event) =>
       hooks.some((h) => h.event === event && isRtokHookCommand(h.command))
     );
     if (events.length === 0) {
@@ -104,7 +104,7 @@ export async function main(args: readonly string[]): Promise<number> {
       } else add("warn", f.label, `${f.path}: not installed (run rtok init)`);
       continue;
     }
-    const missing = RTOK_HOOK_EVENTS.map((e) => e.event).filter((e) => !events.includes(e));
+    const missing = HOOK_EVENTS.map((e) => e.event).filter((e) => !events.includes(e));
     add("ok", f.label, `${f.path}: rtok hooks on ${events.join(", ")}`);
     if (missing.length > 0) {
       add("warn", f.label, `${f.path}: no rtok hook on ${missing.join(", ")} (run rtok init)`);

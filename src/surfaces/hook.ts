@@ -10,27 +10,25 @@
 
 import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { type RtokEnv, rtokEnv } from "../core/env.ts";
-import type { Ctx, FailureRecord, Plugin, PreToolDecision } from "../core/plugin.ts";
+import type { Ctx, FailureRecord, Plugin } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import { checkSpoolWritable } from "../core/spool.ts";
 import { HOOK_PLUGINS } from "../plugins/hook.ts";
 import { warn } from "./_io.ts";
+import {
+  type ClaudeEvent,
+  contextAnswer,
+  MAX_HOOK_INPUT,
+  preToolAnswer,
+  readHookEvent,
+  sessionOf,
+} from "../claude/hook_protocol.ts";
 
 /** The largest event the hook reads. */
-export const MAX_HOOK_INPUT: number = 1024 * 1024;
+export { MAX_HOOK_INPUT };
 
 /** Chars of context the plugins may add to one event. */
 export const HOOK_CONTEXT_BUDGET: number = 4000;
-
-/** The events Claude Code sends that the hook serves. */
-export const HOOK_EVENTS: readonly string[] = [
-  "PreToolUse",
-  "PostToolUse",
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreCompact",
-  "Stop",
-];
 
 /** What one event came to: the JSON to print (or `""`), and what went wrong, if anything. */
 export interface HookResult {
@@ -52,109 +50,51 @@ export interface HookDeps {
   checkRecordable(): void;
 }
 
-class _BadEvent extends Error {}
-
-function _bad(message: string): never {
-  throw new _BadEvent(message);
-}
-
 /** Answers one Claude Code hook event given as raw stdin bytes. Never rejects. */
 export async function answerClaudeHook(input: Uint8Array, deps: HookDeps): Promise<HookResult> {
   try {
-    return { answer: await _answer(input, deps), failure: null };
+    return { answer: await _answer(readHookEvent(input, Deno.cwd()), deps), failure: null };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     return { answer: "", failure: message };
   }
 }
 
-async function _answer(input: Uint8Array, deps: HookDeps): Promise<string> {
-  if (input.length > MAX_HOOK_INPUT) {
-    _bad(`the event is over ${MAX_HOOK_INPUT} bytes; not read`);
-  }
-  const text = new TextDecoder().decode(input);
-  if (text.trim() === "") _bad("the event is empty");
-  let payload: unknown;
-  try {
-    payload = JSON.parse(text);
-  } catch (e) {
-    _bad(`the event is not valid JSON: ${(e as Error).message}`);
-  }
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
-    _bad("the event is not a JSON object");
-  }
-  const p = payload as Record<string, unknown>;
-  const event = p.hook_event_name;
-  if (typeof event !== "string") _bad('the event has no "hook_event_name"');
-  const session = typeof p.session_id === "string" ? p.session_id : null;
-  const cwd = typeof p.cwd === "string" ? p.cwd : Deno.cwd();
-  const ctx = deps.ctx(session);
+async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
+  const ctx = deps.ctx(ev.session);
   const r = deps.registry;
-  switch (event) {
+  const cwd = ev.cwd;
+  switch (ev.event) {
     case "PreToolUse": {
-      const tool = _field(p, "tool_name", "string") as string;
-      const input = _field(p, "tool_input", "object") as Record<string, unknown>;
-      const mode = typeof p.permission_mode === "string" ? p.permission_mode : undefined;
+      const { tool, input, mode } = ev;
       const decision = await r.preTool({ tool, input, cwd, env: deps.env, mode }, ctx);
       // A rewrite whose run could not be recorded would save tokens nobody can see: none.
       if (decision?.kind === "rewrite") deps.checkRecordable();
-      return _preToolAnswer(decision);
+      return preToolAnswer(decision);
     }
     case "PostToolUse": {
-      const tool = _field(p, "tool_name", "string") as string;
-      const input = _field(p, "tool_input", "object") as Record<string, unknown>;
-      const a = r.postTool({ tool, input, output: p.tool_response, cwd }, ctx, HOOK_CONTEXT_BUDGET);
-      return a?.context ? _context("PostToolUse", a.context) : "";
+      const { tool, input, output } = ev;
+      const a = r.postTool({ tool, input, output, cwd }, ctx, HOOK_CONTEXT_BUDGET);
+      return a?.context ? contextAnswer("PostToolUse", a.context) : "";
     }
     case "SessionStart":
     case "UserPromptSubmit": {
-      const prompt = typeof p.prompt === "string" ? p.prompt : undefined;
-      const which = event === "SessionStart" ? "sessionStart" : "promptSubmit";
-      const text = r.inject(which, { event, prompt }, ctx, HOOK_CONTEXT_BUDGET);
-      return text ? _context(event, text) : "";
+      const which = ev.event === "SessionStart" ? "sessionStart" : "promptSubmit";
+      const text = r.inject(
+        which,
+        { event: ev.event, prompt: ev.prompt },
+        ctx,
+        HOOK_CONTEXT_BUDGET,
+      );
+      return text ? contextAnswer(ev.event, text) : "";
     }
     case "PreCompact":
-      r.notify("preCompact", { event }, ctx);
+      r.notify("preCompact", { event: ev.event }, ctx);
       return "";
     case "Stop":
-      r.notify("stop", { event }, ctx);
+      r.notify("stop", { event: ev.event }, ctx);
       return "";
-    default:
-      _bad(`unknown event "${event.slice(0, 60)}"; rtok serves ${HOOK_EVENTS.join(", ")}`);
   }
-}
-
-function _field(p: Record<string, unknown>, key: string, type: "string" | "object"): unknown {
-  const v = p[key];
-  if (type === "string" ? typeof v !== "string" : typeof v !== "object" || v === null) {
-    _bad(`the ${p.hook_event_name} event has no "${key}" ${type}`);
-  }
-  return v;
-}
-
-function _preToolAnswer(d: PreToolDecision | null): string {
-  if (!d) return "";
-  if (d.kind === "deny") {
-    return JSON.stringify({
-      hookSpecificOutput: {
-        hookEventName: "PreToolUse",
-        permissionDecision: "deny",
-        permissionDecisionReason: d.reason,
-      },
-    });
-  }
-  return JSON.stringify({
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      ...(d.allow ? { permissionDecision: "allow" } : {}),
-      permissionDecisionReason: d.reason,
-      updatedInput: d.input,
-    },
-  });
-}
-
-function _context(event: string, text: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
 }
 
 /** Reads stdin up to one byte past `limit`, synchronously: the hook has nothing else to do. */
@@ -259,7 +199,7 @@ export async function main(args: readonly string[]): Promise<number> {
       ),
     ];
     for (const problem of problems) {
-      await recordHookFailure(deps, _sessionOf(input), "hook claude", problem);
+      await recordHookFailure(deps, sessionOf(input), "hook claude", problem);
     }
   } catch (e) {
     // Reached only when stdout or the plugins' set-up themselves fail: still exit 0.
@@ -267,11 +207,4 @@ export async function main(args: readonly string[]): Promise<number> {
     if (deps) await recordHookFailure(deps, null, "hook claude", (e as Error).message);
   }
   return 0;
-}
-
-function _sessionOf(input: Uint8Array): string | null {
-  const m = /"session_id"\s*:\s*"([^"\\]{1,200})"/.exec(
-    new TextDecoder().decode(input.subarray(0, 4096)),
-  );
-  return m ? m[1] : null;
 }
