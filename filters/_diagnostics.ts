@@ -9,7 +9,8 @@
  *   message`, its kept notes indented below;
  * - the same diagnostic (severity, code, message and notes) repeated in one file is one line
  *   with its count and every location (`(×3 at 2:1 3:1 7:1)`); repeated in several files, it
- *   is one line under `in several files:` with every file and location;
+ *   is one line under `in several files:` with its count, then its files and locations, one
+ *   line per directory written in full (`src/views/: a.ts 2:7, b.ts 2:7`);
  * - the tool's own summary lines last (or one computed line when it printed none:
  *   `tsc: failed, 9 errors in 2 files`), and a `failed` line when the tool failed and nothing
  *   said so.
@@ -165,25 +166,22 @@ function withFailure(lines: string[], options: RenderOptions): string[] {
 }
 
 /**
- * Files and their locations, the files of one directory written under it once:
- * `src/{a.ts 2:7, b.ts 1:7 3:14}; lib/c.ts 4:1`.
+ * Files and their locations, one line per directory in order of first appearance, the
+ * directory written in full before its files: `src/: a.ts 2:7, b.ts 1:7 3:14`; a directory's
+ * only file written whole (`lib/c.ts 9:1`), and files without a directory on one line.
  */
-export function whereText(where: ReadonlyMap<string, readonly string[]>): string {
+export function whereLines(where: ReadonlyMap<string, readonly string[]>): string[] {
   const byDir = new Map<string, string[]>();
   for (const [file, ats] of where) {
-    const slash = file.lastIndexOf("/");
-    const dir = file.slice(0, slash + 1);
-    const item = [file.slice(slash + 1), ...ats.filter((at) => at !== "")].join(" ");
+    const dir = file.slice(0, file.lastIndexOf("/") + 1);
+    const item = [file.slice(dir.length), ...ats.filter((at) => at !== "")].join(" ");
     const items = byDir.get(dir);
     if (items) items.push(item);
     else byDir.set(dir, [item]);
   }
-  const parts: string[] = [];
-  for (const [dir, items] of byDir) {
-    if (dir !== "" && items.length > 1) parts.push(`${dir}{${items.join(", ")}}`);
-    else parts.push(...items.map((item) => dir + item));
-  }
-  return parts.join("; ");
+  return [...byDir].map(([dir, items]) =>
+    dir !== "" && items.length > 1 ? `${dir}: ${items.join(", ")}` : dir + items.join(", ")
+  );
 }
 
 /** Renders the diagnostics of a report: general ones, files, then those in several files. */
@@ -284,14 +282,16 @@ class Writer {
     const d = group.first;
     const head = this.#head(d);
     let line: string;
+    const where: string[] = [];
     if (withFiles) {
-      line = `${indent}${head} (×${group.count} at ${whereText(group.where)})`;
+      line = `${indent}${head} (×${group.count})`;
+      where.push(...whereLines(group.where).map((files) => `${indent}  ${files}`));
     } else {
       const ats = group.where.get(d.file) ?? [];
       if (group.count === 1) line = `${indent}${ats[0] ? `${ats[0]} ` : ""}${head}`;
       else line = `${indent}${head} (×${group.count} at ${ats.join(" ")})`;
     }
-    const out = [line.trimEnd()];
+    const out = [line.trimEnd(), ...where];
     for (const detail of d.details) out.push(`${indent}  ${detail}`);
     for (const advice of d.advice ?? []) {
       const key = `${d.code}\0${advice}`;

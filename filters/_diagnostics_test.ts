@@ -6,7 +6,7 @@ import {
   newReport,
   renderReport,
   saysFailed,
-  whereText,
+  whereLines,
 } from "./_diagnostics.ts";
 
 function diag(
@@ -63,7 +63,9 @@ Deno.test("renderReport writes a diagnostic repeated in several files once, with
       "src/a.ts: 2 errors (1 below)",
       "  5:1 TS2304: Cannot find name 'x'.",
       "in several files:",
-      `  TS2322: ${same} (×4 at src/{a.ts 2:7, b.ts 1:7 3:14}; lib/c.ts 9:1)`,
+      `  TS2322: ${same} (×4)`,
+      "    src/: a.ts 2:7, b.ts 1:7 3:14",
+      "    lib/c.ts 9:1",
       "tsc: failed, 5 errors in 3 files",
       "",
     ].join("\n"),
@@ -164,12 +166,17 @@ Deno.test("saysFailed() recognises failure words but not a clean count", () => {
   ok(!saysFailed("All checks passed!"));
 });
 
-Deno.test("whereText() writes a directory once for its files and keeps every location", () => {
+Deno.test("whereLines() writes one line per directory, the directory in full, every location kept", () => {
   const where = new Map([
     ["src/a.ts", ["2:7"]],
-    ["src/b.ts", ["1:7", "3:14"]],
     ["lib/c.ts", ["9:1"]],
     ["top.ts", [""]],
+    ["src/b.ts", ["1:7", "3:14"]],
+    ["other.ts", ["4:1"]],
   ]);
-  strictEqual(whereText(where), "src/{a.ts 2:7, b.ts 1:7 3:14}; lib/c.ts 9:1; top.ts");
+  deepStrictEqual(whereLines(where), [
+    "src/: a.ts 2:7, b.ts 1:7 3:14",
+    "lib/c.ts 9:1",
+    "top.ts, other.ts 4:1",
+  ]);
 });

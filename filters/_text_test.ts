@@ -1,9 +1,19 @@
-import { deepStrictEqual } from "node:assert/strict";
-import { groupPaths } from "./_text.ts";
+import { strictEqual } from "node:assert/strict";
+import { failureLine, pathLike } from "./_text.ts";
 
-Deno.test("groupPaths() writes each directory once and keeps every path", () => {
-  deepStrictEqual(
-    groupPaths(["src/a.ts", "README.md", "src/b.ts", "src/core/c.ts", "tests/"]),
-    ["src/{a.ts,b.ts}", "README.md", "tests/", "src/core/c.ts"],
-  );
+Deno.test("failureLine() says the exit code when it is known", () => {
+  strictEqual(failureLine("pytest", 4), "pytest: failed with exit code 4");
+  strictEqual(failureLine("pytest", -1), "pytest: failed");
+});
+
+Deno.test("pathLike() takes paths and refuses prose, tabs and labels", async (t) => {
+  const cases: [string, boolean][] = [
+    ["./src/net/new_1.py", true],
+    ["My Documents/a b.txt", true],
+    ["this is a sentence of prose", false],
+    ["error: something", false],
+    ["a\tb", false],
+    ["  indented", false],
+  ];
+  for (const [line, want] of cases) await t.step(line, () => strictEqual(pathLike(line), want));
 });

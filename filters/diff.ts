@@ -1,6 +1,6 @@
 /**
- * `diff` (GNU diffutils). Unified output gets one title line per file (timestamps dropped) and
- * its hunks through the shared compactor; normal output keeps every command line (`12,14c12`)
+ * `diff` (GNU diffutils). Unified output gets one title line per file naming both paths whole
+ * (timestamps dropped) and its hunks through the shared compactor; normal output keeps every command line (`12,14c12`)
  * and caps long `<`/`>` runs; `Only in` lines of one directory are written once. Exit code 1
  * only means the inputs differ.
  *
@@ -84,26 +84,11 @@ export function diffutilsContextChosen(args: readonly string[]): boolean {
 }
 
 /**
- * `old/lib/a.js` and `new/lib/a.js` → `{old,new}/lib/a.js`; paths with nothing in common read
- * `a.txt → b.txt`. Shared leading and trailing path segments are written once.
+ * The two paths of a unified file, each whole so it can be typed back: `old/lib/a.js →
+ * new/lib/a.js`; one path when they are the same.
  */
 export function pairLabel(oldPath: string, newPath: string): string {
-  if (oldPath === newPath) return oldPath;
-  const a = oldPath.split("/");
-  const b = newPath.split("/");
-  let head = 0;
-  while (head < a.length - 1 && head < b.length - 1 && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head - 1 && tail < b.length - head - 1 &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  ) tail++;
-  const midA = a.slice(head, a.length - tail).join("/");
-  const midB = b.slice(head, b.length - tail).join("/");
-  if (head === 0 && tail === 0) return `${oldPath} → ${newPath}`;
-  const prefix = a.slice(0, head).map((s) => s + "/").join("");
-  const suffix = a.slice(a.length - tail).map((s) => "/" + s).join("");
-  return `${prefix}{${midA},${midB}}${suffix}`;
+  return oldPath === newPath ? oldPath : `${oldPath} → ${newPath}`;
 }
 
 function isUnifiedStart(lines: readonly string[], i: number): boolean {
@@ -248,6 +233,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: diffFilter,
     rewrite: { pipeSafe: true, readOnly: true },
     shapes: [{ rank: 315, detect: _detect }],
-    saving: 63,
+    saving: 60,
   },
 };

@@ -64,11 +64,11 @@ Deno.test("diffutilsContextChosen is true only for an explicit -U width", async 
   }
 });
 
-Deno.test("pairLabel writes shared path segments once", async (t) => {
+Deno.test("pairLabel writes both paths whole, or one when they are the same", async (t) => {
   const cases: [string, string, string][] = [
-    ["old/lib/a.js", "new/lib/a.js", "{old,new}/lib/a.js"],
-    ["/tmp/x/a.js", "/tmp/y/a.js", "/tmp/{x,y}/a.js"],
-    ["lib/a.js.orig", "lib/a.js", "lib/{a.js.orig,a.js}"],
+    ["old/lib/a.js", "new/lib/a.js", "old/lib/a.js → new/lib/a.js"],
+    ["/tmp/x/a.js", "/tmp/y/a.js", "/tmp/x/a.js → /tmp/y/a.js"],
+    ["lib/a.js.orig", "lib/a.js", "lib/a.js.orig → lib/a.js"],
     ["a.txt", "b.txt", "a.txt → b.txt"],
     ["same.txt", "same.txt", "same.txt"],
   ];
@@ -93,7 +93,7 @@ Deno.test("diffFilter titles a unified file in one line and drops its context", 
     "",
   ].join("\n");
   deepStrictEqual(run(raw), {
-    text: "diff {old,new}/lib/a.js (+2 −1)\n@@ -5,7 +5,8 @@\n-old\n+new\n l4\n+added\n",
+    text: "diff old/lib/a.js → new/lib/a.js (+2 −1)\n@@ -5,7 +5,8 @@\n-old\n+new\n l4\n+added\n",
     cut: ["4 context lines"],
   });
 });
@@ -127,7 +127,7 @@ Deno.test("diffFilter shows a new file's first 10 lines and counts the rest", as
       "old",
       "new",
     ]);
-    deepStrictEqual(out, want("diff {old,new}/b.txt (+12)"));
+    deepStrictEqual(out, want("diff old/b.txt → new/b.txt (+12)"));
   });
   await t.step("against /dev/null", () => {
     const out = run(raw("--- /dev/null"), ["-u", "/dev/null", "new/b.txt"]);
@@ -153,7 +153,7 @@ Deno.test("diffFilter compacts recursive output and keeps its other lines", () =
   deepStrictEqual(run(raw, ["-ru", "old/lib", "new/lib"]).text.split("\n"), [
     "Only in new/lib: a.js, b.js",
     "Only in old/lib: c.js",
-    "diff {old,new}/lib/x.js (+1 −1)",
+    "diff old/lib/x.js → new/lib/x.js (+1 −1)",
     "@@ -1 +1 @@",
     "--- a removed line that looks like a header",
     "+++ an added one",

@@ -52,12 +52,12 @@ Deno.test("findFilter groups paths by directory in order of first appearance", (
     "9 paths in 3 dirs",
     "./: README.md, empty, deno.json",
     "./src/: cli.ts",
-    "  core/: config.ts, store.ts",
+    "./src/core/: config.ts, store.ts",
   ]);
   deepStrictEqual(out.cut, []);
 });
 
-Deno.test("findFilter writes a run of directories under one section relative to it", () => {
+Deno.test("findFilter writes each directory in full, however many share a parent", () => {
   const raw = [
     "./node_modules/a/index.js",
     "./node_modules/b/lib/x.js",
@@ -67,9 +67,8 @@ Deno.test("findFilter writes a run of directories under one section relative to 
   ].join("\n");
   deepStrictEqual(run(raw).text.split("\n"), [
     "5 paths in 4 dirs",
-    "./node_modules/",
-    "  a/: index.js",
-    "  b/lib/: x.js, y.js",
+    "./node_modules/a/: index.js",
+    "./node_modules/b/lib/: x.js, y.js",
     "./lib/: one.js",
     "/usr/lib/: z.so",
   ]);

@@ -1,6 +1,7 @@
 /**
- * `git branch`: the current branch first, then the others with shared prefixes written once
- * (`feature/{login,search}`), remote branches grouped per remote. With `-v`/`-vv` each branch
+ * `git branch`: the current branch first, then the other local branches on one line, then one
+ * line per remote. Every name is written whole, as git takes it back (`feature/login`,
+ * `origin/main`: without the `remotes/` that `-a` puts in front). With `-v`/`-vv` each branch
  * keeps its own line with its hash, worktree and tracking as printed, without the alignment
  * padding and without the commit subject, which `git log` shows. Every branch name survives.
  *
@@ -8,7 +9,6 @@
  */
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
-import { groupPaths } from "./_text.ts";
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import type { FamilyDeclarations } from "../src/core/family.ts";
 
@@ -80,7 +80,7 @@ function hasFlag(args: readonly string[], long: string, letter: string): boolean
 interface Entry {
   /** `*` current, `+` checked out in another worktree, or `` otherwise. */
   mark: string;
-  /** The name without `remotes/` and without the remote for remote branches. */
+  /** The name without `remotes/`: `main`, `origin/main`. */
   name: string;
   /** The remote for a remote branch, or `` for a local one. */
   remote: string;
@@ -97,16 +97,13 @@ function parseEntry(line: string, scope: Scope): Entry | null {
   const m = ENTRY.exec(line);
   if (!m) return null;
   const mark = m[1].trim();
-  let name = m[2];
-  let remote = "";
-  const prefixed = scope === "all" && name.startsWith("remotes/");
-  const remoteName = scope === "remotes" ? name : prefixed ? name.slice("remotes/".length) : null;
+  const prefixed = scope === "all" && m[2].startsWith("remotes/");
+  const remoteName = scope === "remotes" ? m[2] : prefixed ? m[2].slice("remotes/".length) : null;
   const slash = remoteName?.indexOf("/") ?? -1;
   if (remoteName && slash > 0) {
-    remote = remoteName.slice(0, slash);
-    name = remoteName.slice(slash + 1);
+    return { mark, name: remoteName, remote: remoteName.slice(0, slash), rest: m[3] ?? "" };
   }
-  return { mark, name, remote, rest: m[3] ?? "" };
+  return { mark, name: m[2], remote: "", rest: m[3] ?? "" };
 }
 
 // `-v` rest: `hash [(worktree) ][[tracking] ]subject`, or `-> target` for a symbolic ref,
@@ -120,14 +117,10 @@ function dropSubject(rest: string): { text: string; dropped: boolean } {
 function renderVerbose(entries: readonly Entry[]): { lines: string[]; dropped: number } {
   const lines: string[] = [];
   let dropped = 0;
-  let remote = "";
   for (const e of entries) {
     const rest = dropSubject(e.rest);
     if (rest.dropped) dropped++;
-    if (e.remote && e.remote !== remote) lines.push(`${e.remote}:`);
-    remote = e.remote;
-    const mark = e.mark ? `${e.mark} ` : e.remote ? "  " : "";
-    lines.push(`${mark}${e.name} ${rest.text}`.trimEnd());
+    lines.push(`${e.mark ? `${e.mark} ` : ""}${e.name} ${rest.text}`.trimEnd());
   }
   return { lines, dropped };
 }
@@ -135,17 +128,17 @@ function renderVerbose(entries: readonly Entry[]): { lines: string[]; dropped: n
 function renderNames(entries: readonly Entry[]): string[] {
   const lines = entries.filter((e) => e.mark && !e.remote).map((e) => `${e.mark} ${e.name}`);
   const local = entries.filter((e) => !e.mark && !e.remote).map((e) => e.name);
-  if (local.length) lines.push(groupPaths(local).join(", "));
+  if (local.length) lines.push(local.join(", "));
   const remotes = new Map<string, Entry[]>();
   for (const e of entries.filter((e) => e.remote)) {
     const list = remotes.get(e.remote);
     if (list) list.push(e);
     else remotes.set(e.remote, [e]);
   }
-  for (const [remote, list] of remotes) {
+  for (const list of remotes.values()) {
     const symbolic = list.filter((e) => e.rest).map((e) => `${e.name} ${e.rest}`);
-    const names = groupPaths(list.filter((e) => !e.rest).map((e) => e.name));
-    lines.push(`${remote}: ${[...symbolic, ...names].join(", ")}`);
+    const names = list.filter((e) => !e.rest).map((e) => e.name);
+    lines.push([...symbolic, ...names].join(", "));
   }
   return lines;
 }

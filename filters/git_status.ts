@@ -1,6 +1,6 @@
 /**
  * `git status`: the branch and tracking state on one line, short section headings, and every
- * path under its state with the paths of one directory written once (`src/{a.ts,b.ts}`).
+ * path under its state on one line, each path written whole (`modified: src/a.ts, src/b.ts`).
  * git's `(use "git …")` hints and blank lines go; any line rtok does not know (a rebase or
  * merge in progress, `nothing to commit`) stays verbatim. Nothing is dropped, so `cut` is empty.
  *
@@ -8,7 +8,6 @@
  */
 
 import type { CommandFilter, Filtered } from "../src/core/filter.ts";
-import { groupPaths } from "./_text.ts";
 import { splitLines, stripAnsi } from "../src/core/text.ts";
 import type { FamilyDeclarations } from "../src/core/family.ts";
 import { GIT_READS } from "./_git.ts";
@@ -51,14 +50,6 @@ function addPath(groups: Groups, label: string, path: string): void {
   const paths = groups.get(label);
   if (paths) paths.push(path);
   else groups.set(label, [path]);
-}
-
-// Renames (`a -> b`), quoted paths and submodule notes would read wrongly inside braces.
-function groupedList(paths: readonly string[]): string {
-  const plain: string[] = [];
-  const special: string[] = [];
-  for (const path of paths) (/ -> |^"| \(/.test(path) ? special : plain).push(path);
-  return [...groupPaths(plain), ...special].join(", ");
 }
 
 /** `Your branch …` lines as a suffix for the branch line, or `null` when not recognised. */
@@ -119,7 +110,7 @@ export function filterStatus(raw: string): Filtered {
     } else out.push(line.replace(TRAILING_HINT, ""));
   }
   if (section) out.push(...renderSection(section));
-  for (const [code, paths] of short) out.push(`${code} ${groupedList(paths)}`);
+  for (const [code, paths] of short) out.push(`${code} ${paths.join(", ")}`);
   return { text: out.length ? out.join("\n") + "\n" : "", cut: [] };
 }
 
@@ -132,10 +123,10 @@ function readEntry(section: Section, entry: string): void {
 
 function renderSection(section: Section): string[] {
   if (BARE_SECTIONS.has(section.name)) {
-    return [`${section.name}: ${groupedList(section.groups.get("") ?? [])}`];
+    return [`${section.name}: ${(section.groups.get("") ?? []).join(", ")}`];
   }
   const out = [`${section.name}:`];
-  for (const [state, paths] of section.groups) out.push(`  ${state}: ${groupedList(paths)}`);
+  for (const [state, paths] of section.groups) out.push(`  ${state}: ${paths.join(", ")}`);
   for (const entry of section.unread) out.push(`  ${entry}`);
   return out;
 }
@@ -161,6 +152,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: gitStatusFilter,
     rewrite: GIT_READS,
     shapes: [{ rank: 320, detect: _detect }],
-    saving: 52,
+    saving: 49,
   },
 };

@@ -1,7 +1,9 @@
 /**
- * `tree`: two spaces per level instead of box drawing, the first 20 children of a directory
- * that has more than 30, and the deepest levels folded when the listing passes about 400 lines.
- * Root lines, the report line, bracketed columns and `name -> target` links are kept.
+ * `tree`: one line per directory instead of box drawing, headed by the directory's path written
+ * in full from the root as tree names it (`./lib/cli/: entry.js, exit-handler.js`), its
+ * subdirectories marked with `/` and given their own lines below it; the first 20 children of a
+ * directory that has more than 30, and the deepest levels folded when the listing passes about
+ * 400 entries. The report line, bracketed columns and `name -> target` links are kept.
  *
  * @module
  */
@@ -12,13 +14,17 @@ import { lastFlag, type OptionSpec, scanOptions } from "./_args.ts";
 import { extensionSummary } from "./ls.ts";
 import type { FamilyDeclarations } from "../src/core/family.ts";
 import { type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
+import { quoteName } from "./find.ts";
 
 /** A directory with more children than this shows only the first `TREE_DIR_SHOWN`. */
 export const TREE_DIR_LIMIT: number = 30;
 /** Children shown of a directory past `TREE_DIR_LIMIT`. */
 export const TREE_DIR_SHOWN: number = 20;
-/** Lines the listing may take before its deepest levels are folded. */
-export const TREE_LINES: number = 400;
+/**
+ * Entries the listing may show before its deepest levels are folded; a listing without
+ * indentation (`-i`) is cut to this many lines.
+ */
+export const TREE_ENTRIES: number = 400;
 
 const TREE_SPEC: OptionSpec = {
   shortValued: "LPIoHT",
@@ -65,7 +71,8 @@ function parseTree(lines: readonly string[]): TreeItem[] {
     const m = INDENT.exec(line);
     const depth = m ? m[1].length / 4 + 1 : 0;
     const parent = open[depth - 1];
-    if (REPORT.test(line) || (m && !parent)) {
+    // A line of box drawing that is no entry (`│   stray`) would read as a root: kept as is.
+    if (REPORT.test(line) || (m && !parent) || (!m && /^[│|][\u00a0 ]/.test(line))) {
       items.push({ line });
       continue;
     }
@@ -93,7 +100,7 @@ interface Folds {
   deep: number;
 }
 
-function foldLine(hidden: readonly TreeNode[], depth: number, dirsOnly: boolean): string {
+function foldText(hidden: readonly TreeNode[], dirsOnly: boolean): string {
   const isDir = (node: TreeNode) => dirsOnly || node.children.length > 0 || node.text.endsWith("/");
   const dirs = hidden.filter(isDir);
   const others = hidden.filter((node) => !isDir(node)).map((node) => bareName(node.text));
@@ -101,41 +108,77 @@ function foldLine(hidden: readonly TreeNode[], depth: number, dirsOnly: boolean)
     .filter((part) => part !== "").join(", ");
   const nested = hidden.reduce((sum, node) => sum + descendants(node), 0);
   const inside = nested ? ` (+${nested} inside)` : "";
-  return `${"  ".repeat(depth)}… +${hidden.length} more${kinds ? `: ${kinds}` : ""}${inside}`;
+  return `… +${hidden.length} more${kinds ? `: ${kinds}` : ""}${inside}`;
 }
 
-function renderNode(
-  node: TreeNode,
-  maxDepth: number,
-  dirsOnly: boolean,
-  out: string[],
-  folds: Folds,
-): void {
-  out.push("  ".repeat(node.depth) + node.text);
-  if (node.children.length === 0) return;
-  const deep = node.depth >= maxDepth;
+/** How one rendering goes: the depth past which children fold, and what it found. */
+interface Render {
+  readonly maxDepth: number;
+  readonly dirsOnly: boolean;
+  /** `-f`: tree prints each entry as its full path already. */
+  readonly fullNames: boolean;
+  readonly out: string[];
+  readonly folds: Folds;
+  /** Entries and verbatim lines shown. */
+  shown: number;
+}
+
+// A child's path: its parent's joined with its name, or the name itself under `-f`.
+function childPath(parent: string, child: TreeNode, render: Render): string {
+  const name = bareName(child.text);
+  if (render.fullNames) return name;
+  return parent.endsWith("/") ? parent + name : `${parent}/${name}`;
+}
+
+// An entry as listed on its directory's line: as printed, a directory marked with `/`.
+function itemText(node: TreeNode, dirsOnly: boolean): string {
+  const marked = (dirsOnly || node.children.length > 0) && !/\/$| -> /.test(node.text);
+  return quoteName(marked ? `${node.text}/` : node.text);
+}
+
+// A directory's line: its path in full, then the children shown and what the rest are; then the
+// lines of the directories shown below it, so no line needs another to be read.
+function renderDir(node: TreeNode, path: string, render: Render): void {
+  const deep = node.depth >= render.maxDepth;
   const shown = deep
     ? []
     : node.children.length > TREE_DIR_LIMIT
     ? node.children.slice(0, TREE_DIR_SHOWN)
     : node.children;
-  for (const child of shown) renderNode(child, maxDepth, dirsOnly, out, folds);
   const hidden = node.children.slice(shown.length);
-  if (hidden.length === 0) return;
-  const count = hidden.length + hidden.reduce((sum, child) => sum + descendants(child), 0);
-  if (deep) folds.deep += count;
-  else folds.wide += count;
-  out.push(foldLine(hidden, node.depth + 1, dirsOnly));
+  const items = shown.map((child) => itemText(child, render.dirsOnly));
+  if (hidden.length > 0) {
+    items.push(foldText(hidden, render.dirsOnly));
+    const count = hidden.length + hidden.reduce((sum, child) => sum + descendants(child), 0);
+    if (deep) render.folds.deep += count;
+    else render.folds.wide += count;
+  }
+  const dir = path.endsWith("/") ? path : `${path}/`;
+  render.out.push(`${quoteName(dir)}: ${items.join(", ")}`);
+  render.shown += shown.length;
+  for (const child of shown) {
+    if (child.children.length > 0) renderDir(child, childPath(path, child, render), render);
+  }
 }
 
-function renderAt(items: readonly TreeItem[], maxDepth: number, dirsOnly: boolean) {
-  const out: string[] = [];
-  const folds: Folds = { wide: 0, deep: 0 };
+function renderAt(
+  items: readonly TreeItem[],
+  maxDepth: number,
+  options: { dirsOnly: boolean; fullNames: boolean },
+): Render {
+  const render: Render = { maxDepth, ...options, out: [], folds: { wide: 0, deep: 0 }, shown: 0 };
   for (const item of items) {
-    if ("line" in item) out.push(item.line);
-    else renderNode(item.node, maxDepth, dirsOnly, out, folds);
+    render.shown++;
+    if ("line" in item) render.out.push(item.line);
+    else {
+      const { node } = item;
+      const name = bareName(node.text);
+      // A root's own line stays when it holds more than its name (`[drwxr-xr-x 4.0K]  src`).
+      if (node.children.length === 0 || node.text !== name) render.out.push(node.text);
+      if (node.children.length > 0) renderDir(node, name, render);
+    }
   }
-  return { out, folds };
+  return render;
 }
 
 function deepest(node: TreeNode): number {
@@ -143,15 +186,18 @@ function deepest(node: TreeNode): number {
 }
 
 // Folds the deepest levels first: the top of the tree says more than one long branch of it.
-function renderTree(items: readonly TreeItem[], dirsOnly: boolean): Filtered {
+function renderTree(
+  items: readonly TreeItem[],
+  options: { dirsOnly: boolean; fullNames: boolean },
+): Filtered {
   const depth = items.reduce(
     (max, item) => "node" in item ? Math.max(max, deepest(item.node)) : max,
     0,
   );
   let level = depth;
-  let rendered = renderAt(items, level, dirsOnly);
-  while (rendered.out.length > TREE_LINES && level > 1) {
-    rendered = renderAt(items, --level, dirsOnly);
+  let rendered = renderAt(items, level, options);
+  while (rendered.shown > TREE_ENTRIES && level > 1) {
+    rendered = renderAt(items, --level, options);
   }
   const { out, folds } = rendered;
   const cut: string[] = [];
@@ -159,10 +205,10 @@ function renderTree(items: readonly TreeItem[], dirsOnly: boolean): Filtered {
     cut.push(`${plural(folds.wide, "entry", "entries")} past ${TREE_DIR_SHOWN} per dir`);
   }
   if (folds.deep) cut.push(`${plural(folds.deep, "entry", "entries")} below level ${level}`);
-  if (out.length <= TREE_LINES) return { text: out.join("\n"), cut };
+  if (out.length <= TREE_ENTRIES) return { text: out.join("\n"), cut };
   // Only a listing without indentation (`-i`, many roots) gets here; its report line stays.
   const report = REPORT.test(out[out.length - 1]) ? out.slice(-1) : [];
-  const kept = out.slice(0, TREE_LINES - report.length);
+  const kept = out.slice(0, TREE_ENTRIES - report.length);
   const extra = out.length - report.length - kept.length;
   cut.push(plural(extra, "line"));
   return { text: [...kept, `… +${plural(extra, "more line")}`, ...report].join("\n"), cut };
@@ -171,11 +217,13 @@ function renderTree(items: readonly TreeItem[], dirsOnly: boolean): Filtered {
 function filterTree(raw: string, input: FilterInput): Filtered {
   const lines = splitLines(stripAnsi(raw));
   if (lines.length === 0) return { text: "", cut: [] };
-  const dirsOnly = lastFlag(scanOptions(input.args, TREE_SPEC), ["-d"]) !== undefined;
-  return renderTree(parseTree(lines), dirsOnly);
+  const scanned = scanOptions(input.args, TREE_SPEC);
+  const dirsOnly = lastFlag(scanned, ["-d"]) !== undefined;
+  const fullNames = lastFlag(scanned, ["-f"]) !== undefined;
+  return renderTree(parseTree(lines), { dirsOnly, fullNames });
 }
 
-/** `tree`: indentation by two spaces per level, wide directories and deep levels folded. */
+/** `tree`: one line per directory, written in full; wide directories and deep levels folded. */
 export const treeFilter: CommandFilter = {
   name: "tree",
   textClass: "paths",

@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { Filtered } from "../src/core/filter.ts";
-import { TREE_LINES, treeFilter } from "./tree.ts";
+import { TREE_ENTRIES, treeFilter } from "./tree.ts";
 
 function run(raw: string, args: readonly string[] = []): Filtered {
   return treeFilter.filter(raw, { args, shaped: false, exitCode: 0 });
@@ -21,16 +21,10 @@ function draw(children: readonly Spec[], prefix = ""): string[] {
 }
 
 const EXPECTED = [
-  ".",
-  "  bin.dat",
-  "  d",
-  "    e",
-  "    two-2-x.txt",
-  "  lnk -> one.txt",
-  "  one.txt",
-  "  x",
-  "    y",
-  "      z",
+  "./: bin.dat, d/, lnk -> one.txt, one.txt, x/",
+  "./d/: e, two-2-x.txt",
+  "./x/: y/",
+  "./x/y/: z",
   "4 directories, 5 files",
 ];
 
@@ -58,7 +52,7 @@ Deno.test("treeFilter.passthrough defers to machine formats, not to option value
   }
 });
 
-Deno.test("treeFilter replaces UTF-8 box drawing with two spaces per level", () => {
+Deno.test("treeFilter replaces UTF-8 box drawing with one line per directory, written in full", () => {
   const raw = [
     ".",
     "├── bin.dat",
@@ -97,7 +91,7 @@ Deno.test("treeFilter reads the ASCII drawing of --charset=ascii the same way", 
   deepStrictEqual(run(raw, ["--charset=ascii"]), { text: EXPECTED.join("\n"), cut: [] });
 });
 
-Deno.test("treeFilter keeps bracketed columns and several roots", () => {
+Deno.test("treeFilter keeps bracketed columns and several roots, each root's line too", () => {
   const raw = [
     "[drwxr-xr-x 4.0K]  src",
     "├── [-rwxr-xr-x  120]  run.sh",
@@ -109,12 +103,38 @@ Deno.test("treeFilter keeps bracketed columns and several roots", () => {
   ].join("\n");
   deepStrictEqual(run(raw, ["-ph", "src", "docs"]).text.split("\n"), [
     "[drwxr-xr-x 4.0K]  src",
-    "  [-rwxr-xr-x  120]  run.sh",
-    "  [lrwxrwxrwx    7]  link -> run.sh",
+    "src/: [-rwxr-xr-x  120]  run.sh, [lrwxrwxrwx    7]  link -> run.sh",
     "[drwxr-xr-x 4.0K]  docs",
-    "  [-rw-r--r--   12]  a.md",
+    "docs/: [-rw-r--r--   12]  a.md",
     "2 directories, 3 files",
   ]);
+});
+
+Deno.test("treeFilter joins each directory to its root and parents, or takes -f's full names", async (t) => {
+  const raw = (root: string, names: string[]) =>
+    [root, ...draw([[names[0], [[names[1], [names[2]]]]]]), "", "2 directories, 1 file"].join("\n");
+  await t.step("an absolute root", () => {
+    deepStrictEqual(run(raw("/srv/app/", ["lib", "cli", "a.js"])).text.split("\n"), [
+      "/srv/app/: lib/",
+      "/srv/app/lib/: cli/",
+      "/srv/app/lib/cli/: a.js",
+      "2 directories, 1 file",
+    ]);
+  });
+  await t.step("-f", () => {
+    const names = ["src/lib", "src/lib/cli", "src/lib/cli/a.js"];
+    deepStrictEqual(run(raw("src", names), ["-f", "src"]).text.split("\n"), [
+      "src/: src/lib/",
+      "src/lib/: src/lib/cli/",
+      "src/lib/cli/: src/lib/cli/a.js",
+      "2 directories, 1 file",
+    ]);
+  });
+});
+
+Deno.test("treeFilter quotes a name that a comma list would misread", () => {
+  const raw = [".", ...draw(["a, b.txt", "c.txt"]), "", "0 directories, 2 files"].join("\n");
+  strictEqual(run(raw).text.split("\n")[0], './: "a, b.txt", c.txt');
 });
 
 Deno.test("treeFilter shows 20 children of a directory with more than 30, and what the rest are", () => {
@@ -126,14 +146,16 @@ Deno.test("treeFilter shows 20 children of a directory with more than 30, and wh
   );
   const out = run(raw);
   const lines = out.text.split("\n");
-  ok(lines.includes("  d4") && lines.includes("    inner.md"));
-  ok(lines.includes("  f19.ts") && !lines.includes("  f20.json"));
-  strictEqual(lines.at(-2), "  … +25 more: 3 dirs, 11 .json, 11 .ts (+6 inside)");
-  strictEqual(lines.at(-1), "9 directories, 48 files");
+  ok(lines[0].startsWith("./: d0/, d1/, d2/, d3/, d4/, f5.ts, f6.json,"), lines[0]);
+  ok(lines[0].endsWith(", f19.ts, … +25 more: 3 dirs, 11 .json, 11 .ts (+6 inside)"), lines[0]);
+  deepStrictEqual(lines.slice(1), [
+    ...dirs.map((_, i) => `./d${i}/: inner.md`),
+    "9 directories, 48 files",
+  ]);
   deepStrictEqual(out.cut, ["31 entries past 20 per dir"]);
 });
 
-Deno.test("treeFilter folds the deepest levels when the listing passes the line budget", () => {
+Deno.test("treeFilter folds the deepest levels when the listing passes the entry budget", () => {
   const dirs: Spec[] = Array.from({ length: 30 }, (_, i): Spec => [
     `pkg${i}`,
     Array.from({ length: 20 }, (_, j) => `file${j}.txt`),
@@ -141,8 +163,12 @@ Deno.test("treeFilter folds the deepest levels when the listing passes the line 
   const raw = [".", ...draw(dirs), "", "31 directories, 600 files"].join("\n");
   const out = run(raw);
   const lines = out.text.split("\n");
-  strictEqual(lines.length, 1 + 30 * 2 + 1);
-  deepStrictEqual(lines.slice(0, 4), [".", "  pkg0", "    … +20 more: 20 .txt", "  pkg1"]);
+  strictEqual(lines.length, 1 + 30 + 1);
+  strictEqual(lines[0], `./: ${dirs.map((_, i) => `pkg${i}/`).join(", ")}`);
+  deepStrictEqual(lines.slice(1, 3), [
+    "./pkg0/: … +20 more: 20 .txt",
+    "./pkg1/: … +20 more: 20 .txt",
+  ]);
   strictEqual(lines.at(-1), "31 directories, 600 files");
   deepStrictEqual(out.cut, ["600 entries below level 1"]);
 });
@@ -151,7 +177,7 @@ Deno.test("treeFilter cuts a listing without indentation at the budget and keeps
   const names = Array.from({ length: 450 }, (_, i) => `./n${i}`);
   const out = run([".", ...names, "", "0 directories, 450 files"].join("\n"), ["-if"]);
   const lines = out.text.split("\n");
-  strictEqual(lines.length, TREE_LINES + 1);
+  strictEqual(lines.length, TREE_ENTRIES + 1);
   strictEqual(lines.at(-2), "… +52 more lines");
   strictEqual(lines.at(-1), "0 directories, 450 files");
   deepStrictEqual(out.cut, ["52 lines"]);
@@ -161,17 +187,16 @@ Deno.test("treeFilter keeps lines it cannot place verbatim", () => {
   const raw = ["    └── orphan", ".", "├── a", "│\u00a0\u00a0 stray", "└── b"].join("\n");
   deepStrictEqual(run(raw).text.split("\n"), [
     "    └── orphan",
-    ".",
-    "  a",
+    "./: a, b",
     "│\u00a0\u00a0 stray",
-    "  b",
   ]);
 });
 
 Deno.test("treeFilter counts folded entries as dirs under -d", () => {
   const dirs = Array.from({ length: 35 }, (_, i) => `dir${i}`);
   const out = run([".", ...draw(dirs), "", "36 directories"].join("\n"), ["-d"]);
-  ok(out.text.includes("\n  … +15 more: 15 dirs\n36 directories"), out.text);
+  ok(out.text.startsWith("./: dir0/, dir1/,"), out.text);
+  ok(out.text.endsWith(", dir19/, … +15 more: 15 dirs\n36 directories"), out.text);
 });
 
 Deno.test("treeFilter is deterministic and gives nothing for nothing", () => {

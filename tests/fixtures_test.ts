@@ -3,6 +3,7 @@ import { FAMILY_TABLE } from "../filters/index.ts";
 import { composeOutput } from "../src/plugins/cmd/compose.ts";
 import { estimate } from "../src/core/tokens.ts";
 import { fixtureNames, runFixture } from "./_fixtures.ts";
+import { identifierProblems } from "./_identifiers.ts";
 
 const names = await fixtureNames();
 
@@ -33,15 +34,34 @@ Deno.test("every fact of every fixture survives its filter", async (t) => {
   }
 });
 
+// Rule 9: what counts as a path, a hash, whole or a fragment is defined in tests/_identifiers.ts.
+// The raw output is what the filter was given (after stage 1, which asks the tool for less).
+// Failing test names are facts of the runner fixtures, taken from each runner's own report.
+Deno.test("every path and hash the raw output names arrives whole, or is cut and pointed to", async (t) => {
+  for (const name of names) {
+    await t.step(name, async () => {
+      const { meta, shaped, out } = await runFixture(name);
+      const problems = identifierProblems(meta.filter, meta.ran, shaped, out.text, out.lossy);
+      strictEqual(problems.length, 0, problems.slice(0, 5).join("\n"));
+    });
+  }
+});
+
+// Fixtures where writing every path whole (rule 9) costs more than half the raw output, each held
+// to the saving it has instead: find_name_js lists 296 paths in 109 small directories of a
+// node_modules copy, each directory written in full; git_status lists 16 paths, each whole.
+const WHOLE_PATHS_SAVE = new Map([["find_name_js", 0.4], ["git_status", 0.49]]);
+
 Deno.test("each filter cuts at least half the estimated tokens of outputs over 500 chars", async (t) => {
   for (const name of names) {
     const { meta, raw, out, match } = await runFixture(name);
     if (raw.length <= 500 || FACTS_ONLY.has(meta.filter)) continue;
+    const least = WHOLE_PATHS_SAVE.get(name) ?? 0.5;
     await t.step(`${name} (${meta.filter})`, () => {
       const before = estimate(raw, match.filter.textClass);
       const after = estimate(out.text, match.filter.textClass);
       ok(
-        after <= before / 2,
+        after <= before * (1 - least),
         `${after} of ${before} tokens (${Math.round(100 - (after / before) * 100)} % saved)`,
       );
     });

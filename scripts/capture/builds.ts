@@ -119,8 +119,8 @@ const unique = (items: readonly string[]): string[] => [...new Set(items)];
 const lines = (text: string): string[] => text.split("\n").filter((line) => line !== "");
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-// A file as facts: its directory and its name, since the filter writes a directory once for
-// the files of one diagnostic (`src/{a.ts 2:7, b.ts 1:7}`).
+// A file as facts: its directory and its name, since the filter writes a directory once, in
+// full, before the files of one diagnostic (`src/: a.ts 2:7, b.ts 1:7`).
 function pathFacts(path: string): string[] {
   const slash = path.lastIndexOf("/");
   return slash < 0 ? [path] : [path.slice(0, slash + 1), path.slice(slash + 1)];

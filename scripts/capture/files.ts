@@ -229,11 +229,9 @@ function parentOf(path: string): string {
   return path.slice(0, path.lastIndexOf("/") + 1);
 }
 
-// A directory's line ends with `<path below ./x/>: <first name>`, whether written in full or
-// indented under its section header (`./node_modules/` then `  glob/dist/: …`).
+// A directory's line starts with the directory written in full: `./node_modules/glob/: …`.
 function dirFact(dir: string, rest: string): string {
-  const section = /^\/?[^/]+\/[^/]+\//.exec(dir)?.[0] ?? "";
-  return `${section === dir ? dir : dir.slice(section.length)}: ${rest}`;
+  return `${dir}: ${rest}`;
 }
 
 /**
@@ -280,17 +278,30 @@ interface JsonNode {
   readonly files?: number;
 }
 
-function treeNames(nodes: readonly JsonNode[], depth: number, maxDepth: number): string[] {
-  if (depth > maxDepth) return [];
+// A directory's line and the lines of the directories below it, down to `maxDepth`: its path in
+// full then its first name (`./lib/: arborist-cmd.js`), then its other names, within the
+// per-directory cap.
+function treeFacts(
+  path: string,
+  nodes: readonly JsonNode[],
+  depth: number,
+  maxDepth: number,
+): string[] {
+  if (depth > maxDepth || nodes.length === 0) return [];
   const shown = nodes.length > TREE_DIR_LIMIT ? nodes.slice(0, TREE_DIR_SHOWN) : nodes;
-  return shown.flatMap((node) => [
-    `\n${"  ".repeat(depth)}${node.name}`,
-    ...treeNames(node.contents ?? [], depth + 1, maxDepth),
-  ]);
+  const dir = path.endsWith("/") ? path : `${path}/`;
+  const names = shown.map((node) => node.name ?? "");
+  return [
+    `${dir}: ${names[0]}`,
+    ...names.slice(1),
+    ...shown.flatMap((node) =>
+      treeFacts(dir + node.name, node.contents ?? [], depth + 1, maxDepth)
+    ),
+  ];
 }
 
-// Facts of a tree listing from `tree -J`: the report, and the names of the first two levels
-// within the per-directory cap (the deeper levels may be folded by the line budget).
+// Facts of a tree listing from `tree -J`: the report, and the lines of the first two levels
+// within the per-directory cap (the deeper levels may be folded by the entry budget).
 function treeCase(name: string, typed: string[]): Case {
   return {
     name,
@@ -305,7 +316,7 @@ function treeCase(name: string, typed: string[]): Case {
       const roots = json.filter((node) => node.type !== "report");
       return [
         `${plural(dirs, "directory", "directories")}, ${plural(files, "file")}`,
-        ...roots.flatMap((root) => treeNames(root.contents ?? [], 1, 2)),
+        ...roots.flatMap((root) => treeFacts(root.name ?? "", root.contents ?? [], 1, 2)),
       ];
     },
   };

@@ -484,14 +484,7 @@ const formatPath = (prefix, path) => {
 module.exports = formatPath
 `;
 
-/** Splits a path the way `groupPaths` prints it: directory with its slash, then the name. */
-function pathParts(path: string): string[] {
-  const trimmed = path.endsWith("/") ? path.slice(0, -1) : path;
-  const slash = trimmed.lastIndexOf("/");
-  return slash < 0 ? [path] : [path.slice(0, slash + 1), path.slice(slash + 1)];
-}
-
-// `git status --porcelain`: renames print whole; other paths print grouped by directory.
+// `git status --porcelain`: every path, and both sides of a rename.
 async function statusFacts(repo: string): Promise<string[]> {
   const facts = [
     (await git(repo, "branch", "--show-current")).trim(),
@@ -499,8 +492,7 @@ async function statusFacts(repo: string): Promise<string[]> {
   ];
   for (const line of await gitLines(repo, "status", "--porcelain")) {
     const path = line.slice(3);
-    if (path.includes(" -> ")) facts.push(...path.split(" -> "));
-    else facts.push(...pathParts(path));
+    facts.push(...path.split(" -> "));
   }
   return facts;
 }
@@ -542,9 +534,8 @@ async function gitCaptures(repo: string): Promise<Capture[]> {
   ];
   const status = await statusFacts(repo);
   const local = await names("for-each-ref", "refs/heads", "--format=%(refname:short)");
-  const remote = await names("for-each-ref", "refs/remotes", "--format=%(refname:lstrip=3)");
-  const statusSource = "git status --porcelain: renamed paths whole, other paths split into " +
-    "directory and name (the filter writes a directory once for its paths); " +
+  const remote = await names("for-each-ref", "refs/remotes", "--format=%(refname:lstrip=2)");
+  const statusSource = "git status --porcelain: every path, both sides of a rename; " +
     "git branch --show-current, git rev-parse --abbrev-ref @{u}";
   const showSource = "git log -1 --format=%h and --format=%s, git show --format= --name-only, " +
     "the @@ lines of raw.out";
@@ -624,9 +615,8 @@ async function gitCaptures(repo: string): Promise<Capture[]> {
       filter: "git branch",
       typed: ["git", "branch"],
       cwd: repo,
-      facts: local.flatMap(pathParts),
-      factsSource: "git for-each-ref refs/heads --format=%(refname:short), each name split into " +
-        "prefix and last segment (the filter writes a shared prefix once)",
+      facts: local,
+      factsSource: "git for-each-ref refs/heads --format=%(refname:short)",
     },
     {
       name: "git_branch_all",
@@ -634,14 +624,12 @@ async function gitCaptures(repo: string): Promise<Capture[]> {
       typed: ["git", "branch", "-a"],
       cwd: repo,
       facts: [
-        ...local.flatMap(pathParts),
-        ...await names("remote"),
-        ...remote.filter((r) => r !== "HEAD").flatMap(pathParts),
+        ...local,
+        ...remote,
         (await git(repo, "symbolic-ref", "--short", "refs/remotes/origin/HEAD")).trim(),
       ],
-      factsSource: "git for-each-ref refs/heads and refs/remotes (lstrip=3: without the remote, " +
-        "which the filter writes once per remote), names split into prefix and last segment; " +
-        "git remote; git symbolic-ref --short refs/remotes/origin/HEAD",
+      factsSource: "git for-each-ref refs/heads --format=%(refname:short) and refs/remotes " +
+        "--format=%(refname:lstrip=2); git symbolic-ref --short refs/remotes/origin/HEAD",
     },
     {
       name: "git_branch_vv",

@@ -1,0 +1,130 @@
+/**
+ * The layers rtok's code keeps, and a reader of which module reaches which: every relative
+ * specifier a module names, statically, lazily (`import("./x.ts")`) or by URL
+ * (`new URL("./x.ts", import.meta.url)`), type-only imports included. Shared by the
+ * import-direction test and nothing else.
+ *
+ * @module
+ */
+
+/**
+ * Which layers each layer may import, besides itself (DESIGN.md, section 2). `src/core/`
+ * imports only core (and its embedded migrations); `filters/` only filters and core; the
+ * folders of `src/` point one way, so they form no cycle.
+ */
+export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  "core": ["migrations"],
+  "filters": ["core"],
+  "claude": ["core"],
+  "rewrite": ["core", "claude", "filters"],
+  "content": ["core", "filters"],
+  "plugins/archive": ["core"],
+  "plugins/measure": ["core"],
+  "plugins/inject": ["core"],
+  "plugins/cmd": ["core", "filters", "rewrite", "plugins/archive"],
+  "plugins/proxy": ["core", "content"],
+  // The built-in plugin lists (src/plugins/mod.ts, hook.ts) compose the plugins.
+  "plugins": [
+    "core",
+    "plugins/archive",
+    "plugins/measure",
+    "plugins/inject",
+    "plugins/cmd",
+    "plugins/proxy",
+  ],
+  "surfaces": [
+    "core",
+    "filters",
+    "claude",
+    "rewrite",
+    "content",
+    "plugins",
+    "plugins/archive",
+    "plugins/measure",
+    "plugins/inject",
+    "plugins/cmd",
+    "plugins/proxy",
+  ],
+};
+
+/** The layer a repository path belongs to, or `null` outside the layered code. */
+export function layerOf(path: string): string | null {
+  const parts = path.split("/");
+  if (parts[0] === "filters" || parts[0] === "migrations") return parts[0];
+  if (parts[0] !== "src" || parts.length < 3) return null;
+  if (parts[1] === "plugins") return parts.length > 3 ? `plugins/${parts[2]}` : "plugins";
+  return parts[1];
+}
+
+// A relative specifier in code: `from "./x.ts"`, `import("./x.ts")`, `import "./x.ts"`,
+// `new URL("./x.ts", import.meta.url)`, and a filter index's `_at("./x.ts")`.
+const _SPECIFIER =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bnew URL\(\s*|\b_at\(\s*)["'](\.{1,2}\/[^"'`$]+)["']/g;
+
+function _dirname(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
+}
+
+/** `spec` from the module at `from`, as a repository path. */
+export function resolvePath(from: string, spec: string): string {
+  const parts = _dirname(from).split("/").filter((p) => p !== "");
+  for (const p of spec.split("/")) {
+    if (p === "..") parts.pop();
+    else if (p !== ".") parts.push(p);
+  }
+  return parts.join("/");
+}
+
+/** The repository paths `source` (the module at `path`) names, comments left out. */
+export function importsOf(path: string, source: string): string[] {
+  // Comments name modules in examples (`lazyImport<typeof import("./x.ts")>`): not imports.
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  return [...code.matchAll(_SPECIFIER)].map((m) => resolvePath(path, m[1]));
+}
+
+/**
+ * Every import of `modules` (repository path → source) that crosses layers against
+ * {@linkcode ALLOWED}, as `"<from> → <to>: <layer> may not import <layer>"`; and every import
+ * into a private helper of another folder (`filters/_text.ts` from `src/`).
+ */
+export function layerViolations(modules: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [from, source] of modules) {
+    const a = layerOf(from);
+    if (a === null) continue;
+    for (const to of importsOf(from, source)) {
+      const b = layerOf(to);
+      if (b === null) {
+        out.push(`${from} → ${to}: ${a} may not import what lies outside the layers`);
+        continue;
+      }
+      const name = to.slice(to.lastIndexOf("/") + 1);
+      if (name.startsWith("_") && _dirname(to) !== _dirname(from)) {
+        out.push(`${from} → ${to}: a private helper of ${_dirname(to)}/`);
+      }
+      if (a !== b && !(ALLOWED[a] ?? []).includes(b)) {
+        out.push(`${from} → ${to}: ${a} may not import ${b}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** The layers of `ALLOWED`'s graph in a cycle, as one string per cycle found; none when acyclic. */
+export function layerCycles(allowed: Readonly<Record<string, readonly string[]>>): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const walk = (node: string, trail: string[]) => {
+    if (state.get(node) === "done") return;
+    if (state.get(node) === "open") {
+      cycles.push([...trail.slice(trail.indexOf(node)), node].join(" → "));
+      return;
+    }
+    state.set(node, "open");
+    for (const next of allowed[node] ?? []) walk(next, [...trail, node]);
+    state.set(node, "done");
+  };
+  for (const node of Object.keys(allowed)) walk(node, []);
+  return cycles;
+}

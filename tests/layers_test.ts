@@ -1,0 +1,95 @@
+import { deepStrictEqual, ok } from "node:assert/strict";
+import {
+  ALLOWED,
+  importsOf,
+  layerCycles,
+  layerOf,
+  layerViolations,
+  resolvePath,
+} from "./_layers.ts";
+
+const ROOT = new URL("../", import.meta.url);
+
+// Every module of the layered code, tests beside the code left out: a test may reach anything.
+async function _modules(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (dir: string) => {
+    for await (const e of Deno.readDir(new URL(dir, ROOT))) {
+      const path = `${dir}${e.name}`;
+      if (e.isDirectory) await walk(`${path}/`);
+      else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) {
+        out.set(path, await Deno.readTextFile(new URL(path, ROOT)));
+      }
+    }
+  };
+  await walk("src/");
+  await walk("filters/");
+  return out;
+}
+
+Deno.test("every import points the way the layers are drawn", async () => {
+  const modules = await _modules();
+  ok(modules.size > 100, `${modules.size} modules read`);
+  deepStrictEqual(layerViolations(modules), []);
+});
+
+Deno.test("the layers the imports may follow form no cycle", () => {
+  deepStrictEqual(layerCycles(ALLOWED), []);
+  deepStrictEqual(layerCycles({ a: ["b"], b: ["c"], c: ["a"] }), ["a → b → c → a"]);
+});
+
+Deno.test("every folder of src/ is a drawn layer", async () => {
+  const folders: string[] = [];
+  for await (const e of Deno.readDir(new URL("src/", ROOT))) {
+    if (e.isDirectory && e.name !== "plugins") folders.push(e.name);
+  }
+  for await (const e of Deno.readDir(new URL("src/plugins/", ROOT))) {
+    if (e.isDirectory) folders.push(`plugins/${e.name}`);
+  }
+  for (const f of folders) ok(Object.hasOwn(ALLOWED, f), `src/${f}/ is not in ALLOWED`);
+});
+
+Deno.test("importsOf() reads static, type, lazy and URL imports, not comments", () => {
+  const source = [
+    `import { a } from "./a.ts";`,
+    `import type { B } from "../core/b.ts";`,
+    `export { c } from "./c.ts";`,
+    `const d = await import("./d.ts");`,
+    `const e = new URL("./e.ts", import.meta.url);`,
+    `const f = _at("./f.ts");`,
+    `// lazyImport<typeof import("./not_me.ts")>()`,
+    `/** import { z } from "./nor_me.ts" */`,
+    `const msg = "see ./g.ts";`,
+  ].join("\n");
+  deepStrictEqual(importsOf("src/plugins/x.ts", source), [
+    "src/plugins/a.ts",
+    "src/core/b.ts",
+    "src/plugins/c.ts",
+    "src/plugins/d.ts",
+    "src/plugins/e.ts",
+    "src/plugins/f.ts",
+  ]);
+  deepStrictEqual(resolvePath("filters/index.ts", "../src/core/x.ts"), "src/core/x.ts");
+});
+
+Deno.test("layerViolations() names each import against the layers", () => {
+  const modules = new Map([
+    ["src/core/a.ts", `import { x } from "../rewrite/x.ts";`],
+    ["filters/b.ts", `import { y } from "../src/plugins/cmd/y.ts";`],
+    ["src/content/c.ts", `import { t } from "../../filters/_text.ts";`],
+    ["src/claude/d.ts", `import { l } from "../rewrite/lexer.ts";`],
+    ["src/core/e.ts", `import { m } from "./m.ts";\nimport s from "../../migrations/1.sql";`],
+  ]);
+  deepStrictEqual(layerViolations(modules), [
+    "src/core/a.ts → src/rewrite/x.ts: core may not import rewrite",
+    "filters/b.ts → src/plugins/cmd/y.ts: filters may not import plugins/cmd",
+    "src/content/c.ts → filters/_text.ts: a private helper of filters/",
+    "src/claude/d.ts → src/rewrite/lexer.ts: claude may not import rewrite",
+  ]);
+  deepStrictEqual(
+    ["src/core/x.ts", "src/plugins/cmd/x.ts", "src/plugins/mod.ts", "filters/x.ts", "cli.ts"].map(
+      layerOf,
+    ),
+    ["core", "plugins/cmd", "plugins", "filters", null],
+  );
+});
