@@ -8,6 +8,19 @@ import { prng } from "./_prng.ts";
 // Written apart from the lexer on purpose: the oracle must not share its bugs.
 const NEVER_REWRITTEN = ["$(", "`", "<(", ">(", "<<", "$'", "$((", "$["];
 
+// A comment to its newline, a single-quoted span, a double-quoted one, an escape, any other
+// character: the shell's reading of quotes, enough to say where single quotes shield a needle.
+const SHELL_PIECES =
+  /(?:^|(?<=[\s;&|<>()]))#[^\n]*|'[^']*'|"(?:\\[\s\S]|[^"\\])*"?|\\[\s\S]|[\s\S]/g;
+
+/** `line` with what single quotes enclose removed (the quotes kept): what may expand. */
+function live(line: string): string {
+  return line.replace(
+    SHELL_PIECES,
+    (piece) => piece.startsWith("'") && piece.length > 1 && piece.endsWith("'") ? "''" : piece,
+  );
+}
+
 const TOOLS = [
   "git log",
   "git log --oneline -20",
@@ -200,7 +213,8 @@ function checkAnswer(
   ok(p.command !== null, `${note}: a rewrite needs a string command`);
   const cmd = p.command!;
   ok(!p.forbidden, `${note}: rewrote a line with a file redirect or substitution`);
-  for (const needle of NEVER_REWRITTEN) ok(!cmd.includes(needle), `${note}: rewrote ${needle}`);
+  const expands = live(joinContinuations(cmd));
+  for (const needle of NEVER_REWRITTEN) ok(!expands.includes(needle), `${note}: rewrote ${needle}`);
   const rewritten = out.updatedInput.command as string;
   ok(rewritten !== cmd, note);
   ok(

@@ -169,7 +169,16 @@ export const REWRITE_CASE_GROUPS: Readonly<Record<string, readonly RewriteCase[]
     none('grep "$(cat pattern.txt)" src'),
     none("ls $(pwd)/src"),
     none('echo "$(date)" && git status'),
-    none("grep '$(not run)' notes.md", { name: "$( inside single quotes is refused too" }),
+    // single quotes: nothing inside them expands, so the line is attestable
+    allow("grep '$(not run)' notes.md", "rtok grep '$(not run)' notes.md"),
+    allow("grep -rn '$(not a substitution)' src", "rtok grep -rn '$(not a substitution)' src"),
+    allow("grep -n '`x` <(y) <<EOF' f", "rtok grep -n '`x` <(y) <<EOF' f"),
+    // ...but only what the single quotes enclose
+    none("grep '$(x)' $(ls)"),
+    none("grep \"'$(x)'\" f", { name: "single quotes inside double quotes are literal" }),
+    none("grep \\'$(x)\\' f", { name: "an escaped single quote opens nothing" }),
+    none("grep $'a' f", { name: "ANSI-C quoting stays refused" }),
+    none("grep 'x f $(y)", { name: "an unclosed single quote shields nothing" }),
     // backticks
     none("git log `cat ref`"),
     none('grep "`whoami`" /etc/passwd'),

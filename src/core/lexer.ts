@@ -64,8 +64,9 @@ export type Lexed =
   | { readonly ok: true; readonly text: string; readonly tokens: readonly Token[] }
   | { readonly ok: false; readonly text: string; readonly reason: string };
 
-// Checked on the raw text, quoted or not: a literal `$(` inside quotes is rare enough that
-// refusing it costs nothing, and the check stays trivially auditable.
+// Checked on the text with single-quoted contents blanked out: inside single quotes nothing
+// expands, so `'$(x)'` is a literal. Everywhere else, double quotes and comments included,
+// a needle is refused even where the shell would not expand it: refusing costs only a rewrite.
 const UNATTESTABLE: readonly [string, string][] = [
   ["$(", "command or arithmetic substitution"],
   ["`", "backtick substitution"],
@@ -79,10 +80,46 @@ const UNATTESTABLE: readonly [string, string][] = [
 
 /** The first construct in `text` the lexer will not vouch for, or `null`. */
 export function unattestable(text: string): string | null {
+  const seen = _outsideSingleQuotes(text);
   for (const [needle, what] of UNATTESTABLE) {
-    if (text.includes(needle)) return what;
+    if (seen.includes(needle)) return what;
   }
   return null;
+}
+
+/**
+ * `text` with what single quotes enclose removed and the quotes kept, so `$'…'` still shows
+ * `$'` and `a'x'<` cannot fuse into a needle. A quote opened inside double quotes, after a
+ * backslash or inside a comment opens nothing; an unclosed one keeps the rest in view.
+ */
+function _outsideSingleQuotes(text: string): string {
+  if (!text.includes("'")) return text;
+  let out = "";
+  let double = false;
+  let comment = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (comment) {
+      if (c === "\n") comment = false;
+    } else if (c === "\\" && i + 1 < text.length) {
+      out += c + text[i + 1];
+      i++;
+      continue;
+    } else if (c === '"') {
+      double = !double;
+    } else if (!double && c === "#" && _wordStart(text, i)) {
+      comment = true;
+    } else if (!double && c === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close >= 0) {
+        out += "''";
+        i = close;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
 }
 
 const OPERATOR_CHARS = new Set([";", "&", "|", "<", ">", "(", ")", "\n"]);

@@ -206,13 +206,22 @@ Deno.test("lex() reads the empty line as no tokens", () => {
 });
 
 Deno.test("lex() refuses command and arithmetic substitution", () => {
-  for (const line of ["ls $(pwd)", 'grep "$(cat p)" f', "echo $((1+2))", "grep '$(x)' f"]) {
+  for (const line of ["ls $(pwd)", 'grep "$(cat p)" f', "echo $((1+2))", "grep '$(x)' $(y)"]) {
     strictEqual(refusal(line), "it contains command or arithmetic substitution", line);
   }
 });
 
+Deno.test("lex() reads what single quotes enclose as a literal word", () => {
+  const r = lex("grep -rn '$(not a substitution)' src");
+  ok(r.ok, "refused a single-quoted $(");
+  const words = r.tokens.filter((t) => t.kind === "word").map((t) =>
+    (t as { value: string }).value
+  );
+  deepStrictEqual(words, ["grep", "-rn", "$(not a substitution)", "src"]);
+});
+
 Deno.test("lex() refuses backticks", () => {
-  for (const line of ["ls `pwd`", 'grep "`x`" f', "echo '`'"]) {
+  for (const line of ["ls `pwd`", 'grep "`x`" f', "echo '`' `y`"]) {
     strictEqual(refusal(line), "it contains backtick substitution", line);
   }
 });
@@ -307,6 +316,23 @@ Deno.test("unattestable() names the first construct it will not vouch for, or nu
   strictEqual(unattestable("git log -5 | grep x && ls > f"), null);
   strictEqual(unattestable("a `b` $(c)"), "command or arithmetic substitution");
   strictEqual(unattestable("a <(b)"), "process substitution");
+});
+
+Deno.test("unattestable() passes what single quotes enclose", async (t) => {
+  const cases: [string, string | null][] = [
+    ["grep -rn '$(not a substitution)' src", null],
+    ["grep 'a`b`' '<(x)' '<<EOF' '$[1]' f", null],
+    ["grep 'x' $(y)", "command or arithmetic substitution"],
+    ["grep \"'$(x)'\" f", "command or arithmetic substitution"],
+    ["grep \\'$(x)\\' f", "command or arithmetic substitution"],
+    ["grep $'\\n' f", "ANSI-C quoting"],
+    ["grep a'x'<'y'<b f", null],
+    ["grep 'open $(x)", "command or arithmetic substitution"],
+    ["ls # it's\n$(rm x)", "command or arithmetic substitution"],
+  ];
+  for (const [line, want] of cases) {
+    await t.step(line, () => strictEqual(unattestable(line), want));
+  }
 });
 
 Deno.test("joinContinuations() leaves a line without continuations as it is", () => {

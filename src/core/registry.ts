@@ -109,7 +109,7 @@ export class Registry {
     const contexts: string[] = [];
     let output: unknown = undefined;
     for (const p of this.enabled) {
-      const a = this.guard(p, "postTool", () => p.postTool?.(ev, ctx) ?? null);
+      const a = this.#guard(p, "postTool", () => p.postTool?.(ev, ctx) ?? null);
       if (a?.context) contexts.push(a.context);
       if (a && a.output !== undefined) output = a.output;
     }
@@ -133,7 +133,7 @@ export class Registry {
   ): string | null {
     const found: Injection[] = [];
     for (const p of this.enabled) {
-      const inj = this.guard(p, event, () => p[event]?.(ev, ctx) ?? null);
+      const inj = this.#guard(p, event, () => p[event]?.(ev, ctx) ?? null);
       if (inj?.text) found.push(inj);
     }
     found.sort((a, b) => b.priority - a.priority);
@@ -150,7 +150,7 @@ export class Registry {
 
   /** PreCompact or Stop: every plugin that listens. */
   notify(event: "preCompact" | "stop", ev: SessionEvent, ctx: Ctx): void {
-    for (const p of this.enabled) this.guard(p, event, () => p[event]?.(ev, ctx));
+    for (const p of this.enabled) this.#guard(p, event, () => p[event]?.(ev, ctx));
   }
 
   /** The first enabled plugin's filter for `argv` and that plugin's id, or `null`. */
@@ -208,14 +208,14 @@ export class Registry {
   /** Hands a measurement to every plugin that persists measurements. */
   async record(m: Measurement, ctx: Ctx): Promise<void> {
     for (const p of this.enabled) {
-      await this.guardAsync(p, "onMeasurement", () => p.onMeasurement?.(m, ctx));
+      await this.#guardAsync(p, "onMeasurement", () => p.onMeasurement?.(m, ctx));
     }
   }
 
   /** Hands a failure to every plugin that persists failures. */
   async failure(f: FailureRecord, ctx: Ctx): Promise<void> {
     for (const p of this.enabled) {
-      await this.guardAsync(p, "onFailure", () => p.onFailure?.(f, ctx));
+      await this.#guardAsync(p, "onFailure", () => p.onFailure?.(f, ctx));
     }
   }
 
@@ -238,7 +238,7 @@ export class Registry {
         }
         for (const p of this.enabled) {
           const list = mine.get(p.manifest.id);
-          if (list && p.ingest) this.guard(p, "ingest", () => p.ingest!(list, store, ctx));
+          if (list && p.ingest) this.#guard(p, "ingest", () => p.ingest!(list, store, ctx));
         }
       })
     );
@@ -246,10 +246,10 @@ export class Registry {
 
   /** Lets every plugin load what it will need, at once; a failure is kept, not thrown. */
   async prepare(): Promise<void> {
-    await Promise.all(this.enabled.map((p) => this.guardAsync(p, "prepare", () => p.prepare?.())));
+    await Promise.all(this.enabled.map((p) => this.#guardAsync(p, "prepare", () => p.prepare?.())));
   }
 
-  private async guardAsync(p: Plugin, event: string, fn: () => unknown): Promise<void> {
+  async #guardAsync(p: Plugin, event: string, fn: () => unknown): Promise<void> {
     try {
       await fn();
     } catch (error) {
@@ -257,7 +257,7 @@ export class Registry {
     }
   }
 
-  private guard<T>(p: Plugin, event: string, fn: () => T): T | null {
+  #guard<T>(p: Plugin, event: string, fn: () => T): T | null {
     try {
       return fn();
     } catch (error) {
