@@ -188,21 +188,6 @@ Deno.test("a bad config costs one line on stderr; the command still runs", async
   match(c.out, /problem: Cannot read config/);
 });
 
-Deno.test("a corrupt store costs one line on stderr; the output still arrives", async () => {
-  using tmp = tempDir();
-  await Deno.writeTextFile(`${tmp.path}/rtok.db`, "garbage ".repeat(1000));
-  const repo = `${tmp.path}/repo`;
-  await buildLab(repo);
-  const r = await rtok(tmp.path, ["git", "log"], { cwd: repo });
-  strictEqual(r.code, 0);
-  // Nothing can be archived, so nothing may be cut: what git printed arrives whole.
-  strictEqual(r.out, (await run("git", ["log", "-n", "50"], { cwd: repo })).out);
-  match(
-    r.err,
-    /^rtok: Cannot open store ".*rtok.db": file is not a database; move the file aside.*\n$/,
-  );
-});
-
 Deno.test("an unwritable RTOK_HOME costs one line; the command still runs", async () => {
   using tmp = tempDir();
   // A path under a regular file: not even root can create it.

@@ -93,3 +93,32 @@ Deno.test("layerViolations() names each import against the layers", () => {
     ["core", "plugins/cmd", "plugins", "filters", null],
   );
 });
+
+Deno.test("every module no published entry point reaches is left out of the package", async () => {
+  const modules = await _modules();
+  for (const entry of ["mod.ts", "cli.ts"]) {
+    modules.set(entry, await Deno.readTextFile(new URL(entry, ROOT)));
+  }
+  // filters/index.ts loads a family's module by the file name the family table gives.
+  const byName = [...modules.get("filters/families.ts")!.matchAll(/file: "([a-z0-9_]+\.ts)"/g)]
+    .map((m) => `filters/${m[1]}`);
+  ok(byName.length > 30, `${byName.length} filter modules named by the family table`);
+  const reached = new Set<string>();
+  const visit = (path: string) => {
+    if (reached.has(path) || !modules.has(path)) return;
+    reached.add(path);
+    const loads = path === "filters/index.ts" ? byName : [];
+    for (const to of [...importsOf(path, modules.get(path)!), ...loads]) visit(to);
+  };
+  visit("mod.ts");
+  visit("cli.ts");
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+  const excluded: string[] = config.publish.exclude;
+  const left = (path: string) =>
+    path.endsWith("_test.ts") ||
+    excluded.some((e) => e.endsWith("/") ? path.startsWith(e) : path === e);
+  const stray = [...modules.keys()].filter((p) => !reached.has(p) && !left(p));
+  deepStrictEqual(stray, [], "published but unreachable: a test helper belongs in publish.exclude");
+  const shipped = excluded.filter((e) => !e.includes("*") && !e.endsWith("/") && reached.has(e));
+  deepStrictEqual(shipped, [], "excluded but imported by the package");
+});

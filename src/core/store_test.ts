@@ -1,7 +1,7 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { MIGRATIONS } from "./migrations.ts";
-import { Store } from "./store.ts";
+import { moveAside, Store } from "./store.ts";
 
 const perms = { read: true, write: true } as const;
 
@@ -32,13 +32,13 @@ Deno.test({
   fn() {
     const dir = Deno.makeTempDirSync();
     const path = join(dir, "rtok.db");
-    Store.open(path, MIGRATIONS).close();
+    Store.open(path, { migrations: MIGRATIONS }).close();
     const next = [...MIGRATIONS, {
       version: 999,
       name: "extra",
       sql: "CREATE TABLE extra (x INTEGER);",
     }];
-    const store = Store.open(path, next);
+    const store = Store.open(path, { migrations: next });
     deepStrictEqual(store.appliedMigrations().at(-1), 999);
     store.db.prepare("INSERT INTO extra (x) VALUES (1)").run();
     store.close();
@@ -91,6 +91,126 @@ Deno.test({
       ok(e.message.includes("move the file aside"), e.message);
       return true;
     });
+    Deno.removeSync(dir, { recursive: true });
+  },
+});
+
+function _damage(path: string): Uint8Array {
+  const bytes = crypto.getRandomValues(new Uint8Array(8192));
+  Deno.writeFileSync(path, bytes);
+  return bytes;
+}
+
+Deno.test({
+  name: "Store.open() with heal moves a file that is not a database aside and starts a new one",
+  permissions: perms,
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    const path = join(dir, "rtok.db");
+    Store.open(path).close();
+    const bytes = _damage(path);
+    const store = Store.open(path, { heal: true });
+    try {
+      ok(store.healed !== null);
+      ok(/\/rtok\.db\.damaged-\d{8}T\d{6}Z$/.test(store.healed), store.healed);
+      deepStrictEqual(Deno.readFileSync(store.healed), bytes);
+      deepStrictEqual(store.appliedMigrations(), MIGRATIONS.map((m) => m.version));
+      strictEqual([...Deno.readDirSync(dir)].some((e) => e.name.endsWith(".lock")), false);
+    } finally {
+      store.close();
+    }
+    const again = Store.open(path, { heal: true });
+    strictEqual(again.healed, null, "a sound store is opened, not moved");
+    again.close();
+    Deno.removeSync(dir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "moveAside() never moves over an existing file and takes -wal and -shm along",
+  permissions: perms,
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    const path = join(dir, "rtok.db");
+    const now = new Date("2026-12-04T14:33:45.123Z");
+    const first = `${path}.damaged-20261204T143345Z`;
+    Deno.writeTextFileSync(first, "an earlier one");
+    Deno.writeTextFileSync(path, "main");
+    Deno.writeTextFileSync(path + "-wal", "wal");
+    Deno.writeTextFileSync(path + "-shm", "shm");
+    const moved = moveAside(path, now);
+    strictEqual(moved, `${first}-2`);
+    strictEqual(Deno.readTextFileSync(first), "an earlier one");
+    strictEqual(Deno.readTextFileSync(moved), "main");
+    strictEqual(Deno.readTextFileSync(moved + "-wal"), "wal");
+    strictEqual(Deno.readTextFileSync(moved + "-shm"), "shm");
+    deepStrictEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "rtok.db.damaged-20261204T143345Z",
+      "rtok.db.damaged-20261204T143345Z-2",
+      "rtok.db.damaged-20261204T143345Z-2-shm",
+      "rtok.db.damaged-20261204T143345Z-2-wal",
+    ]);
+    Deno.removeSync(dir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "Store.open() with heal that cannot move the file aside throws one line and moves nothing",
+  permissions: perms,
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    const path = join(dir, "rtok.db");
+    const bytes = _damage(path);
+    // A lock left by a dead process that cannot be taken over (a directory with a file in it).
+    Deno.mkdirSync(`${path}.lock`);
+    Deno.writeTextFileSync(`${path}.lock/x`, "");
+    const old = new Date(Date.now() - 120_000);
+    Deno.utimeSync(`${path}.lock`, old, old);
+    throws(() => Store.open(path, { heal: true }), (e: Error) => {
+      ok(!e.message.includes("\n"), e.message);
+      ok(e.message.startsWith(`Cannot open store "${path}": `), e.message);
+      ok(e.message.includes("could not be moved aside"), e.message);
+      ok(e.message.includes("move it yourself"), e.message);
+      return true;
+    });
+    deepStrictEqual(Deno.readFileSync(path), bytes);
+    deepStrictEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "rtok.db",
+      "rtok.db.lock",
+    ]);
+    Deno.removeSync(dir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "Store.open() with heal in four processes at once moves the damaged file once",
+  permissions: { read: true, write: true, run: true },
+  async fn() {
+    const dir = Deno.makeTempDirSync();
+    const path = join(dir, "rtok.db");
+    _damage(path);
+    const script = join(dir, "open.ts");
+    const store = new URL("./store.ts", import.meta.url).href;
+    Deno.writeTextFileSync(
+      script,
+      `import { Store } from ${JSON.stringify(store)};\n` +
+        `const s = Store.open(${JSON.stringify(path)}, { heal: true });\n` +
+        `s.write((db) => db.exec("SELECT 1"));\nconsole.log(s.healed ?? "-");\ns.close();\n`,
+    );
+    const runs = await Promise.all([1, 2, 3, 4].map(() =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "--no-config", "--allow-read", "--allow-write", script],
+        stdout: "piped",
+        stderr: "piped",
+      }).output()
+    ));
+    const said = runs.map((r) => {
+      strictEqual(r.code, 0, new TextDecoder().decode(r.stderr));
+      return new TextDecoder().decode(r.stdout).trim();
+    });
+    strictEqual(said.filter((s) => s !== "-").length, 1, said.join(", "));
+    const damaged = Deno.readDirSync(dir).filter((e) => e.name.includes(".damaged-")).toArray();
+    strictEqual(damaged.length, 1);
     Deno.removeSync(dir, { recursive: true });
   },
 });

@@ -40,14 +40,22 @@ export async function boot(plugins: readonly Plugin[] = BUILTIN_PLUGINS): Promis
 }
 
 /**
- * Opens the store, or reports why not and returns `null`. `node:sqlite` loads here, not at
+ * Opens the store, or reports why not and returns `null`. A store that is not a database is
+ * moved aside and a new one started, said in one line. `node:sqlite` loads here, not at
  * start-up, so a surface can start its real work first.
  */
 export async function openStore(b: Boot): Promise<Store | null> {
   if (b.home === null) return null;
   try {
     const { Store, storePath } = await import("../core/store.ts");
-    return Store.open(storePath(b.home));
+    const store = Store.open(storePath(b.home), { heal: true });
+    if (store.healed !== null) {
+      warn(
+        `the store "${store.path}" was not a database; moved it to "${store.healed}" ` +
+          "and started a new one",
+      );
+    }
+    return store;
   } catch (e) {
     warn((e as Error).message);
     return null;

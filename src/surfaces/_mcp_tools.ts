@@ -159,7 +159,7 @@ export async function expandTool(b: Boot, args: ExpandArgs): Promise<ToolAnswer>
     ...(args.tail !== undefined ? { tail: args.tail } : {}),
   };
   return await _withStore(b, async (store, home) => {
-    const out = findArchived(store, args.id.trim().toLowerCase());
+    const out = findArchived(store, args.id.trim().toLowerCase(), home);
     const bytes = await readArchived(home, out);
     const partial = Object.keys(sel).length > 0;
     let text: string;

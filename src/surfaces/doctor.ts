@@ -7,7 +7,7 @@
 
 import { HOOK_EVENTS } from "../claude/hook_protocol.ts";
 import { runCaptured } from "../core/spawn.ts";
-import { pathExists } from "../core/paths.ts";
+import { joinPath, parentDir, pathExists } from "../core/paths.ts";
 import {
   isRivalRewriter,
   isRtokHookCommand,
@@ -20,7 +20,7 @@ import {
 import { rtokHome } from "../core/config.ts";
 import { inNpxCache, lastingDenoAdvice, onPath, rtokInvocation } from "../core/self.ts";
 import { spoolPath } from "../core/spool.ts";
-import { Store, storePath } from "../core/store.ts";
+import { DAMAGED_SUFFIX, Store, storePath } from "../core/store.ts";
 import { archiveDir } from "../plugins/archive/archive.ts";
 import { print } from "./_io.ts";
 import { VERSION } from "./_help.ts";
@@ -269,6 +269,25 @@ async function _probeHook(command: string, cwd: string): Promise<_Check> {
   };
 }
 
+// Every store moved aside, named, so the user knows it is there and what it holds.
+function _damagedStores(path: string): _Check[] {
+  const dir = parentDir(path);
+  const prefix = path.slice(dir.length).replace(/^\/+/, "") + DAMAGED_SUFFIX;
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(dir)].map((e) => e.name)
+      .filter((n) => n.startsWith(prefix) && !n.endsWith("-wal") && !n.endsWith("-shm"));
+  } catch {
+    return [];
+  }
+  return names.sort().map((name) => ({
+    status: "warn",
+    label: "store",
+    detail: `"${joinPath(dir, name)}" was moved aside because it was not a database; ` +
+      "it holds the runs recorded before then: keep it to recover them, or delete it",
+  }));
+}
+
 /** The store takes a write; `$RTOK_HOME`, the archive and the spool are writable. */
 function _stateChecks(): _Check[] {
   let home: string;
@@ -280,16 +299,22 @@ function _stateChecks(): _Check[] {
   const checks: _Check[] = [];
   const path = storePath(home);
   try {
-    const store = Store.open(path);
+    const store = Store.open(path, { heal: true });
     try {
       store.write(() => {});
     } finally {
       store.close();
     }
-    checks.push({ status: "ok", label: "store", detail: `${path} opens and takes a write` });
+    const healed = store.healed === null ? "" : " (a new one: the old was not a database)";
+    checks.push({
+      status: "ok",
+      label: "store",
+      detail: `${path} opens and takes a write${healed}`,
+    });
   } catch (e) {
     checks.push({ status: "FAIL", label: "store", detail: (e as Error).message });
   }
+  checks.push(..._damagedStores(path));
   const fix = "make it writable, or set RTOK_HOME to a directory that is";
   const homeOk = _canCreate(home);
   checks.push(

@@ -53,7 +53,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const store = await openStore(b);
   if (!store || b.home === null) throw new Error("the archive cannot be read (see the line above)");
   try {
-    const out = findArchived(store, positionals[0].toLowerCase());
+    const out = findArchived(store, positionals[0].toLowerCase(), b.home);
     const bytes = await readArchived(b.home, out);
     await writeStdout(isPartial(sel) ? new TextEncoder().encode(selectLines(bytes, sel)) : bytes);
     try {

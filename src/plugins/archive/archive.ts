@@ -123,10 +123,12 @@ function expire(store: Store, keep: string, limits: ArchiveLimits, now: number):
 }
 
 /**
- * The archived output whose id is `id` or starts with it (at least 6 hex digits). Throws a
- * `RangeError` for an unknown or ambiguous id.
+ * The archived output whose id is `id` or starts with it (at least 6 hex digits). With `home`,
+ * an id the index does not know is looked for among the archive's files too (their names are
+ * the full sha256), so outputs archived before a damaged store was replaced still expand.
+ * Throws a `RangeError` for an unknown or ambiguous id.
  */
-export function findArchived(store: Store, id: string): ArchivedOutput {
+export function findArchived(store: Store, id: string, home?: string): ArchivedOutput {
   if (!/^[0-9a-f]{6,64}$/.test(id)) {
     throw new RangeError(
       `No archived output with id "${id}": an id is 6 to 64 hex digits, as printed after "rtok expand"`,
@@ -136,6 +138,7 @@ export function findArchived(store: Store, id: string): ArchivedOutput {
     `SELECT id, sha256, size, command, cwd, exit_code AS exitCode, family, created
      FROM archive WHERE sha256 LIKE ? || '%' LIMIT 2`,
   ).all(id) as unknown as ArchivedOutput[];
+  if (rows.length === 0 && home !== undefined) rows.push(..._unindexed(home, id));
   if (rows.length === 0) {
     throw new RangeError(
       `No archived output with id "${id}": it never existed or retention removed it; run the command again`,
@@ -145,6 +148,29 @@ export function findArchived(store: Store, id: string): ArchivedOutput {
     throw new RangeError(`Archive id "${id}" is ambiguous: give more of its digits`);
   }
   return rows[0];
+}
+
+// Archive files named by a sha256 starting with `id`, at most two, with what a file can tell.
+function _unindexed(home: string, id: string): ArchivedOutput[] {
+  const found: ArchivedOutput[] = [];
+  try {
+    for (const e of Deno.readDirSync(archiveDir(home))) {
+      if (!e.isFile || !/^[0-9a-f]{64}$/.test(e.name) || !e.name.startsWith(id)) continue;
+      const info = Deno.statSync(joinPath(archiveDir(home), e.name));
+      found.push({
+        id: e.name.slice(0, ID_LENGTH),
+        sha256: e.name,
+        size: info.size,
+        command: "",
+        cwd: "",
+        exitCode: null,
+        family: null,
+        created: info.mtime?.getTime() ?? 0,
+      });
+      if (found.length > 1) break;
+    }
+  } catch { /* no archive yet: the id is unknown */ }
+  return found;
 }
 
 /** The archived bytes, checked against their sha256. */

@@ -123,3 +123,20 @@ Deno.test({
     await rejects(readArchived(s.home, findArchived(s.store, id)), /is damaged/);
   },
 });
+
+Deno.test({
+  name: "findArchived() with home finds an output the index lost, by its file's sha256",
+  permissions: perms,
+  async fn() {
+    using s = setup();
+    const raw = bytes("archived before the store was replaced\n");
+    const id = await keepRaw(s.store, s.home, raw, META, LIMITS);
+    s.store.write((db) => db.exec("DELETE FROM archive"));
+    throws(() => findArchived(s.store, id), RangeError, "without home the index alone answers");
+    const found = findArchived(s.store, id, s.home);
+    strictEqual(found.id, id);
+    strictEqual(found.size, raw.byteLength);
+    deepStrictEqual(await readArchived(s.home, found), raw);
+    throws(() => findArchived(s.store, "abcdef0123", s.home), /never existed/);
+  },
+});
