@@ -4,22 +4,9 @@ import { buildLab, CLI, denoDir, ledger, RTOK_PERMS, run, sh, tempDir } from "./
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
-// rtok as a user has it: installed with `deno install`, its launcher on PATH.
+// rtok as a user has it: installed by the install task, its launcher on PATH.
 async function installRtok(root: string): Promise<string> {
-  const r = await run(Deno.execPath(), [
-    "install",
-    "-g",
-    "-f",
-    "-q",
-    "-n",
-    "rtok",
-    "--root",
-    root,
-    ...RTOK_PERMS,
-    "--config",
-    `${ROOT}deno.json`,
-    CLI,
-  ]);
+  const r = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], { cwd: ROOT });
   strictEqual(r.code, 0, r.err);
   const denoDir = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
   return `${root}/bin:${denoDir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
