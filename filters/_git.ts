@@ -7,7 +7,7 @@
 import type { RewriteSpec } from "../src/core/family.ts";
 
 /**
- * The rule of git's log-like commands (log, status, diff, show): right on a pipe's last stage,
+ * The rule of git's reading commands (log, status, diff, show, branch, blame): right on a pipe's last stage,
  * and a read unless `--output` writes a file or an external diff or textconv runs a program
  * the repository's config names.
  */

@@ -146,6 +146,13 @@ export const FAMILY_TABLE: Readonly<Record<string, FamilyEntry>> = {
   "gh pr": { file: "gh.toml", pipeSafe: false, readOnly: false, saving: null, detects: false },
   "gh issue": { file: "gh.toml", pipeSafe: false, readOnly: false, saving: null, detects: false },
   "gh run": { file: "gh.toml", pipeSafe: false, readOnly: false, saving: null, detects: false },
+  "git blame": {
+    file: "git_blame.ts",
+    pipeSafe: true,
+    readOnly: { unless: ["--output", "--ext-diff", "--textconv"] },
+    saving: 60,
+    detects: true,
+  },
   "git branch": {
     file: "git_branch.ts",
     pipeSafe: true,

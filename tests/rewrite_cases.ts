@@ -113,6 +113,13 @@ export const REWRITE_CASE_GROUPS: Readonly<Record<string, readonly RewriteCase[]
     allow("git branch --list 'feat/*'", "rtok git branch --list 'feat/*'"),
     allow("git branch -r --merged=main", "rtok git branch -r --merged=main"),
   ],
+  "git blame": [
+    allow("git blame src/x.ts", "rtok git blame src/x.ts"),
+    allow("git blame -L 10,40 -w src/x.ts", "rtok git blame -L 10,40 -w src/x.ts"),
+    allow("git blame -C -C -- src/x.ts", "rtok git blame -C -C -- src/x.ts"),
+    allow("git blame --porcelain src/x.ts", "rtok git blame --porcelain src/x.ts"),
+    none("git blame src/x.ts | head -20"),
+  ],
   "grep": [
     allow("grep -rn TODO src", "rtok grep -rn TODO src"),
     allow('grep -i "error" app.log', 'rtok grep -i "error" app.log'),
@@ -708,6 +715,7 @@ export const REWRITE_CASE_GROUPS: Readonly<Record<string, readonly RewriteCase[]
     ask("git diff --output=x.patch", "rtok git diff --output=x.patch"),
     ask("git diff --ext-diff", "rtok git diff --ext-diff"),
     ask("git show --textconv HEAD", "rtok git show --textconv HEAD"),
+    ask("git blame --textconv src/x.ts", "rtok git blame --textconv src/x.ts"),
     ask("find . -exec cat {} \\;", "rtok find . -exec cat {} \\;"),
     ask("find . -execdir ls \\;", "rtok find . -execdir ls \\;"),
     ask("find . -ok rm {} \\;", "rtok find . -ok rm {} \\;"),

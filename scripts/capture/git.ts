@@ -1,11 +1,14 @@
 /**
- * Captures golden fixtures for the `git status`, `git diff`, `git show`, `git branch` and
- * `diff` filters from the real tools. It builds a git repository in a temp dir from the npm
- * CLI sources installed on this machine (`$(npm root -g)/npm`), makes a few commits of
- * realistic edits at fixed dates (so hashes are stable), adds branches and a bare "remote",
+ * Captures golden fixtures for the `git status`, `git diff`, `git show`, `git branch`,
+ * `git blame` and `diff` filters from the real tools. It builds a git repository in a temp dir
+ * from the npm CLI sources installed on this machine (`$(npm root -g)/npm`), makes a few commits
+ * of realistic edits at fixed dates (so hashes are stable), adds branches and a bare "remote",
  * leaves a dirty working tree, and writes `tests/fixtures/<name>/` for each command: `raw.out`,
  * `shaped.out` (the same bytes: these filters have no stage 1) and `meta.json`, whose facts
- * come from the tools themselves.
+ * come from the tools themselves. The blame captures run last, partly in a detached worktree
+ * that adds commits by both authors to one file, so every other capture sees the repository
+ * as it was. Lines not committed yet carry the time of the capture, so those bytes differ from
+ * one capture to the next.
  *
  * Run: `deno run -A scripts/capture/git.ts`
  *
@@ -709,6 +712,110 @@ async function diffCaptures(trees: string): Promise<Capture[]> {
   ];
 }
 
+/**
+ * A detached worktree of `repo` where Grace and Ada take turns on `lib/commands/ping.js`, the
+ * last turn moving `format-duration.js` into it (so `-C` finds lines copied from that file).
+ * Detached, so `repo` gains no branch.
+ */
+async function buildBlameHistory(repo: string, worktree: string): Promise<void> {
+  await git(repo, "worktree", "add", "-q", "--detach", worktree, "main");
+  const ping = join(worktree, "lib/commands/ping.js");
+  await edit(
+    ping,
+    "    log.notice('PING', cleanRegistry)\n",
+    "    log.notice('PING', new URL(cleanRegistry).host)\n",
+  );
+  await commit(worktree, {
+    message: "ping: log the registry host, not its whole URL",
+    date: "2026-01-16T10:00:00Z",
+    author: GRACE,
+  });
+  await edit(ping, "    const start = Date.now()\n", "    const start = performance.now()\n");
+  await edit(
+    ping,
+    "    const time = Date.now() - start\n",
+    "    const time = Math.round(performance.now() - start)\n",
+  );
+  await commit(worktree, {
+    message: "ping: time the request with performance.now()",
+    date: "2026-01-17T15:30:00Z",
+  });
+  const helper = join(worktree, "lib/utils/format-duration.js");
+  const source = await Deno.readTextFile(helper);
+  const body = source.slice(
+    source.indexOf("const formatDuration"),
+    source.indexOf("module.exports"),
+  );
+  await edit(ping, "const formatDuration = require('../utils/format-duration.js')\n", "");
+  await edit(
+    ping,
+    "class Ping extends BaseCommand {\n",
+    `${body}class Ping extends BaseCommand {\n`,
+  );
+  await Deno.remove(helper);
+  await commit(worktree, {
+    message: "ping: inline format-duration, its only user",
+    date: "2026-01-18T09:10:00Z",
+    author: GRACE,
+  });
+}
+
+/**
+ * What `git blame --porcelain` says of `args` run in `cwd`: each commit's `%h`, each author,
+ * with `names` each file name, and each line as `<final line number>: <content>`.
+ */
+async function blameFacts(cwd: string, args: readonly string[], names: boolean): Promise<string[]> {
+  const hashes = new Set<string>();
+  const authors: string[] = [];
+  const files: string[] = [];
+  const lines: string[] = [];
+  let final = "";
+  for (const line of (await git(cwd, "blame", "--porcelain", ...args)).split("\n")) {
+    const head = /^([0-9a-f]{40}) \d+ (\d+)/.exec(line);
+    if (head) {
+      if (!/^0+$/.test(head[1])) hashes.add(head[1]);
+      final = head[2];
+    } else if (line.startsWith("author ")) authors.push(line.slice("author ".length));
+    else if (line.startsWith("filename ")) files.push(line.slice("filename ".length));
+    else if (line.startsWith("\t")) lines.push(`${final}: ${line.slice(1)}`);
+  }
+  const short: string[] = [];
+  for (const h of hashes) short.push((await git(cwd, "log", "-1", "--format=%h", h)).trim());
+  return [...short, ...authors, ...(names ? files : []), ...lines];
+}
+
+async function blameCaptures(repo: string, worktree: string): Promise<Capture[]> {
+  const source = "git blame --porcelain with the same arguments: each commit's " +
+    "git log -1 --format=%h, each author, each line as `<final line number>: <content>`";
+  const range = ["-L", "/get title/,+12", "lib/npm.js"];
+  return [
+    {
+      name: "git_blame",
+      filter: "git blame",
+      typed: ["git", "blame", "lib/commands/ping.js"],
+      cwd: worktree,
+      facts: await blameFacts(worktree, ["lib/commands/ping.js"], false),
+      factsSource: source,
+    },
+    {
+      name: "git_blame_copies",
+      filter: "git blame",
+      typed: ["git", "blame", "-C", "lib/commands/ping.js"],
+      cwd: worktree,
+      facts: await blameFacts(worktree, ["-C", "lib/commands/ping.js"], true),
+      factsSource: source.replace("each author, ", "each author, each file name, "),
+    },
+    {
+      name: "git_blame_range",
+      filter: "git blame",
+      typed: ["git", "blame", ...range],
+      cwd: repo,
+      facts: await blameFacts(repo, range, false),
+      factsSource: source,
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const npmRoot = (await exec("npm", ["root", "-g"], "/")).stdout.trim();
   const npmDir = join(npmRoot, "npm");
@@ -721,6 +828,9 @@ async function main(): Promise<void> {
     const trees = join(tmp, "trees");
     await exportTrees(repo, trees);
     await captureAll([...await gitCaptures(repo), ...await diffCaptures(trees)]);
+    const worktree = join(tmp, "blame");
+    await buildBlameHistory(repo, worktree);
+    await captureAll(await blameCaptures(repo, worktree));
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }

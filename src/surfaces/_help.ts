@@ -33,7 +33,7 @@ Usage:
   rtok hook claude         the hook Claude Code runs (JSON event on stdin)
   rtok --version
 
-Filtered: git log, status, diff, show and branch; grep, rg, ls, find, tree, diff;
+Filtered: git log, status, diff, show, branch and blame; grep, rg, ls, find, tree, diff;
 test runners (jest, vitest, mocha, node --test, deno test, pytest, cargo test,
 go test, rspec, phpunit); compilers and linters (tsc, eslint, biome, ruff, mypy,
 cargo build/check/clippy, go build/vet, golangci-lint); package installs and npm
