@@ -191,6 +191,30 @@ function _viaHeadTail(text: string): ContentResult | null {
   return { text: result.text, cut: result.cut, shape: "text", textClass: "log" };
 }
 
+/**
+ * `text` compressed by the filter of `family`, known from where the text came (a host's Grep
+ * gives grep hits, its Glob a path list), with `args` as the filter's arguments: only that
+ * family's module loads. `null` on the same terms as {@linkcode ContentEngine.compress}. A
+ * filter that throws passes the throw on: the caller says why the text went out whole.
+ */
+export async function compressWith(
+  family: string,
+  text: string,
+  args: readonly string[] = [],
+): Promise<ContentResult | null> {
+  if (text.length < CONTENT_MIN_CHARS || text.length > CONTENT_MAX_CHARS) return null;
+  if (hasPointer(text)) return null;
+  const entry = FAMILY_TABLE[family];
+  if (!entry || !entry.file.endsWith(".ts")) {
+    throw new RangeError(`no filter module for "${family}"`);
+  }
+  const filter = (await loadFilterModule(entry.file)).FAMILIES[family]?.filter;
+  if (!filter) throw new RangeError(`"${entry.file}" declares no family "${family}"`);
+  const result = filter.filter(text, { args, shaped: false, exitCode: -1 });
+  if (!_smaller(text, result, filter.textClass)) return null;
+  return { text: result.text, cut: result.cut, shape: family, textClass: filter.textClass };
+}
+
 let _engine: Promise<ContentEngine> | null = null;
 
 /**

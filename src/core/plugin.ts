@@ -11,6 +11,7 @@ import type { Config } from "./config.ts";
 import type { SpoolEntry } from "./spool.ts";
 import type { Store } from "./store.ts";
 import type { TextClass } from "./tokens.ts";
+import type { ToolResult } from "./tool_result.ts";
 
 /** Where rtok runs. */
 export type Surface = "cli" | "hook" | "mcp" | "proxy";
@@ -139,6 +140,8 @@ export interface PostToolEvent {
   readonly input: Readonly<Record<string, unknown>>;
   /** The tool's output, in the host's shape. */
   readonly output: unknown;
+  /** The output read host-neutrally, when the host's adapter knows the tool's shape. */
+  readonly result?: ToolResult;
   /** The agent's working directory. */
   readonly cwd: string;
 }
@@ -149,6 +152,11 @@ export interface PostToolAnswer {
   readonly context?: string;
   /** A replacement output in the tool's own shape, where the host allows one. */
   readonly output?: unknown;
+  /**
+   * A replacement for the result's text (`PostToolEvent.result.text`), which the host's
+   * adapter writes back into the tool's own shape.
+   */
+  readonly text?: string;
 }
 
 /** Text a plugin asks to inject at session start or prompt submit. */
@@ -254,8 +262,8 @@ export interface Plugin {
   readonly manifest: Manifest;
   /** PreToolUse: deny or rewrite the call, or `null` for no opinion (it may load lazily). */
   preTool?(ev: PreToolEvent, ctx: Ctx): PreToolDecision | null | Promise<PreToolDecision | null>;
-  /** PostToolUse: add context or replace the output, or `null`. */
-  postTool?(ev: PostToolEvent, ctx: Ctx): PostToolAnswer | null;
+  /** PostToolUse: add context or replace the output, or `null` (it may load lazily). */
+  postTool?(ev: PostToolEvent, ctx: Ctx): PostToolAnswer | null | Promise<PostToolAnswer | null>;
   /** SessionStart: an injection, or `null`. */
   sessionStart?(ev: SessionEvent, ctx: Ctx): Injection | null;
   /** UserPromptSubmit: an injection, or `null`. */

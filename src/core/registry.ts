@@ -103,21 +103,30 @@ export class Registry {
 
   /**
    * PostToolUse: added contexts concatenated in dispatch order and capped at `budgetChars`;
-   * the last replacement output wins. `null` when no plugin said anything.
+   * the last replacement (output or text) wins. `null` when no plugin said anything.
    */
-  postTool(ev: PostToolEvent, ctx: Ctx, budgetChars: number): PostToolAnswer | null {
+  async postTool(ev: PostToolEvent, ctx: Ctx, budgetChars: number): Promise<PostToolAnswer | null> {
     const contexts: string[] = [];
     let output: unknown = undefined;
+    let text: string | undefined = undefined;
     for (const p of this.enabled) {
-      const a = this.#guard(p, "postTool", () => p.postTool?.(ev, ctx) ?? null);
+      if (!p.postTool) continue;
+      let a: PostToolAnswer | null = null;
+      try {
+        a = await p.postTool(ev, ctx);
+      } catch (error) {
+        this.errors.push({ plugin: p.manifest.id, event: "postTool", error });
+      }
       if (a?.context) contexts.push(a.context);
       if (a && a.output !== undefined) output = a.output;
+      if (a && a.text !== undefined) text = a.text;
     }
     const context = contexts.join("\n").slice(0, budgetChars);
-    if (!context && output === undefined) return null;
+    if (!context && output === undefined && text === undefined) return null;
     return {
       ...(context ? { context } : {}),
       ...(output !== undefined ? { output } : {}),
+      ...(text !== undefined ? { text } : {}),
     };
   }
 

@@ -81,20 +81,36 @@ Deno.test("Registry isolates a plugin that throws: dropped for that event, error
   strictEqual(r.errors[0].event, "preTool");
 });
 
-Deno.test("Registry.postTool() concatenates contexts under the budget; last output wins", () => {
+Deno.test("Registry.postTool() concatenates contexts under the budget; last output wins", async () => {
   const r = new Registry([
     plugin("a", { postTool: () => ({ context: "alpha" }) }),
     plugin("b", { postTool: () => ({ context: "beta", output: { stdout: "x" } }) }),
     plugin("c", { postTool: () => ({ output: { stdout: "y" } }) }),
   ], config());
   const ev = { ...EV, output: {} };
-  deepStrictEqual(r.postTool(ev, ctxFor(r), 100), {
+  deepStrictEqual(await r.postTool(ev, ctxFor(r), 100), {
     context: "alpha\nbeta",
     output: { stdout: "y" },
   });
-  deepStrictEqual(r.postTool(ev, ctxFor(r), 7), { context: "alpha\nb", output: { stdout: "y" } });
+  deepStrictEqual(await r.postTool(ev, ctxFor(r), 7), {
+    context: "alpha\nb",
+    output: { stdout: "y" },
+  });
   const none = new Registry([plugin("a", { postTool: () => null })], config());
-  strictEqual(none.postTool(ev, ctxFor(none), 100), null);
+  strictEqual(await none.postTool(ev, ctxFor(none), 100), null);
+});
+
+Deno.test("Registry.postTool() awaits each plugin, keeps the last text, and isolates one that throws", async () => {
+  const r = new Registry([
+    plugin("a", { postTool: () => Promise.resolve({ text: "first" }) }),
+    plugin("bad", { postTool: () => Promise.reject(new Error("broken")) }),
+    plugin("c", { postTool: async () => ({ text: await Promise.resolve("second") }) }),
+  ], config());
+  const ev = { ...EV, output: {} };
+  deepStrictEqual(await r.postTool(ev, ctxFor(r), 100), { text: "second" });
+  strictEqual(r.errors.length, 1);
+  strictEqual(r.errors[0].plugin, "bad");
+  strictEqual(r.errors[0].event, "postTool");
 });
 
 Deno.test("Registry.inject() emits by priority while the budget lasts", () => {

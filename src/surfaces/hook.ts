@@ -74,7 +74,7 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
     }
     case "PostToolUse": {
       const { tool, input, output } = ev;
-      const a = r.postTool({ tool, input, output, cwd }, ctx, HOOK_CONTEXT_BUDGET);
+      const a = await r.postTool({ tool, input, output, cwd }, ctx, HOOK_CONTEXT_BUDGET);
       return a?.context ? contextAnswer("PostToolUse", a.context) : "";
     }
     case "SessionStart":

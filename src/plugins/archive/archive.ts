@@ -58,6 +58,33 @@ export async function archiveId(bytes: Uint8Array): Promise<string> {
 }
 
 /**
+ * Writes `bytes` into the archive directory under their sha256 (once) without touching the
+ * store, and returns the index row the store should get: for a surface with no store on its
+ * path (the hook), which defers the row. `rtok expand` finds the file before the row lands.
+ */
+export async function keepFile(
+  home: string,
+  bytes: Uint8Array,
+  meta: RawMeta,
+  now: number = Date.now(),
+): Promise<ArchivedOutput> {
+  const sha = await sha256Hex(bytes);
+  const dir = archiveDir(home);
+  const file = joinPath(dir, sha);
+  if (!pathExists(file)) writePrivate(dir, file, bytes);
+  return {
+    id: sha.slice(0, ID_LENGTH),
+    sha256: sha,
+    size: bytes.byteLength,
+    command: meta.command,
+    cwd: meta.cwd,
+    exitCode: meta.exitCode,
+    family: meta.family,
+    created: now,
+  };
+}
+
+/**
  * Keeps `bytes` and returns their id. The same bytes archived again share one file and have
  * their age renewed. Retention runs in the same write.
  */

@@ -7,6 +7,7 @@
 import type { Ctx, Plugin, PostToolAnswer, PostToolEvent, RawMeta } from "../../core/plugin.ts";
 import type { SpoolEntry } from "../../core/spool.ts";
 import type { Store } from "../../core/store.ts";
+import type { ArchivedOutput } from "./archive.ts";
 import { archiveIdOfPath } from "./read_watch.ts";
 
 type Archive = typeof import("./archive.ts");
@@ -28,9 +29,14 @@ export const archivePlugin: Plugin = {
   async prepare(): Promise<void> {
     await loadArchive();
   },
+  // Without a store on its path (the hook), the file is written and its index row deferred.
   async keepRaw(raw: Uint8Array, meta: RawMeta, ctx: Ctx): Promise<string> {
-    if (!ctx.store) throw new Error("the store is not available");
-    return (await loadArchive()).keepRaw(ctx.store, ctx.home, raw, meta, ctx.config.archive);
+    const a = await loadArchive();
+    if (ctx.store) return a.keepRaw(ctx.store, ctx.home, raw, meta, ctx.config.archive);
+    if (!ctx.home) throw new Error("the archive has no home (RTOK_HOME)");
+    const row = await a.keepFile(ctx.home, raw, meta);
+    ctx.defer("archive.keep", { ...row });
+    return row.id;
   },
   // The agent reading an archived output directly is an expand: the hook defers its record.
   postTool(ev: PostToolEvent, ctx: Ctx): PostToolAnswer | null {
@@ -40,6 +46,9 @@ export const archivePlugin: Plugin = {
     return null;
   },
   ingest(entries: readonly SpoolEntry[], store: Store): void {
+    const kept = entries.filter((e) => e.kind === "archive.keep").map((e) => e.data)
+      .filter(_isRow);
+    if (kept.length) _indexKept(store, kept);
     const insert = store.db.prepare(
       "INSERT INTO expands (ts, archive_id, surface) VALUES (?, ?, ?)",
     );
@@ -50,3 +59,34 @@ export const archivePlugin: Plugin = {
     }
   },
 };
+
+// A deferred index row as `keepFile` made it; anything else in the spool is skipped.
+function _isRow(
+  d: Readonly<Record<string, unknown>>,
+): d is ArchivedOutput & Record<string, unknown> {
+  return typeof d.sha256 === "string" && /^[0-9a-f]{64}$/.test(d.sha256) &&
+    typeof d.id === "string" && d.id.length >= 6 && d.sha256.startsWith(d.id) &&
+    typeof d.size === "number" && typeof d.created === "number" && typeof d.command === "string" &&
+    typeof d.cwd === "string";
+}
+
+// Here, not in archive.ts: `ingest` is synchronous and archive.ts loads lazily.
+function _indexKept(store: Store, rows: readonly ArchivedOutput[]): void {
+  const insert = store.db.prepare(
+    `INSERT INTO archive (id, sha256, size, command, cwd, exit_code, family, created)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET created = max(created, excluded.created)`,
+  );
+  for (const r of rows) {
+    insert.run(
+      r.id,
+      r.sha256,
+      r.size,
+      r.command,
+      r.cwd,
+      r.exitCode ?? null,
+      r.family ?? null,
+      r.created,
+    );
+  }
+}
