@@ -23,6 +23,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "plugins/inject": ["core"],
   "plugins/cmd": ["core", "filters", "rewrite", "plugins/archive"],
   "plugins/proxy": ["core", "content"],
+  "plugins/posttool": ["core", "content"],
   // The built-in plugin lists (src/plugins/mod.ts, hook.ts) compose the plugins.
   "plugins": [
     "core",
@@ -31,6 +32,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "plugins/inject",
     "plugins/cmd",
     "plugins/proxy",
+    "plugins/posttool",
   ],
   "surfaces": [
     "core",
@@ -44,6 +46,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "plugins/inject",
     "plugins/cmd",
     "plugins/proxy",
+    "plugins/posttool",
   ],
 };
 

@@ -267,14 +267,18 @@ Deno.test("rtok hook claude finishes in under 250 ms while another process locks
   await gain;
 });
 
-Deno.test("the hook's module graph holds no npm package", async () => {
+Deno.test("the hook's module graph holds no npm package until a long tool result needs one", async () => {
   // What a module can load when it runs: its code imports, static or lazy, and theirs (type-only
-  // imports, like the surface table's `typeof import()`, load nothing).
-  const reach = async (entry: string) => {
+  // imports, like the surface table's `typeof import()`, load nothing). With `lazy` false, only
+  // what loads with it.
+  const reach = async (entry: string, lazy = true) => {
     const r = await run(Deno.execPath(), ["info", "--json", `${ROOT}${entry}`]);
     strictEqual(r.code, 0, r.err);
     const graph = JSON.parse(r.out) as {
-      modules: { specifier: string; dependencies?: { code?: { specifier: string } }[] }[];
+      modules: {
+        specifier: string;
+        dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+      }[];
     };
     const bySpec = new Map(graph.modules.map((m) => [m.specifier, m]));
     const seen = new Set<string>();
@@ -282,7 +286,7 @@ Deno.test("the hook's module graph holds no npm package", async () => {
       if (seen.has(spec)) return;
       seen.add(spec);
       for (const d of bySpec.get(spec)?.dependencies ?? []) {
-        if (d.code?.specifier) walk(d.code.specifier);
+        if (d.code?.specifier && (lazy || !d.isDynamic)) walk(d.code.specifier);
       }
     };
     walk(new URL(entry, `file://${ROOT}`).href);
@@ -290,11 +294,20 @@ Deno.test("the hook's module graph holds no npm package", async () => {
   };
   // Every rtok process loads cli.ts; the surfaces load by computed specifier, the hook's too.
   const start = await reach("cli.ts");
-  // The hook surface, and the rewrite rules it loads on a Bash call.
+  // The hook surface as it starts, and the rewrite rules it loads on a Bash call.
   const hook = [
-    ...await reach("src/surfaces/hook.ts"),
+    ...await reach("src/surfaces/hook.ts", false),
     ...await reach("src/plugins/cmd/pretool.ts"),
   ];
+  // A tool result's compression loads the filters and the content engine; npm packages (the
+  // parsers, the JSON form) only lazily, for the file kind that needs them.
+  const posttool = await reach("src/plugins/posttool/compress.ts", false);
+  deepStrictEqual(posttool.filter((s) => !s.startsWith("file://")), [], "posttool: lazy npm");
+  const parser = await reach("src/content/outline/outline.ts");
+  ok(
+    parser.some((s) => s.startsWith("npm:")),
+    "the outline's parser is an npm package, loaded lazily",
+  );
   deepStrictEqual(start.filter((s) => !s.startsWith("file://")), [], "cli.ts: only rtok's own");
   deepStrictEqual(hook.filter((s) => !s.startsWith("file://")), [], "hook: only rtok's own");
   ok(hook.includes(new URL("src/core/lexer.ts", `file://${ROOT}`).href), "the rewrite rules");

@@ -181,3 +181,18 @@ export function preToolAnswer(d: PreToolDecision | null): string {
 export function contextAnswer(event: string, text: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
 }
+
+/**
+ * The answer to a PostToolUse event: `context` added to the model's context, `output` in
+ * place of the tool's (in the tool's own shape); `""` when there is neither.
+ */
+export function postToolAnswer(context: string | undefined, output: unknown): string {
+  if (!context && output === undefined) return "";
+  return JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: "PostToolUse",
+      ...(context ? { additionalContext: context } : {}),
+      ...(output !== undefined ? { updatedToolOutput: output } : {}),
+    },
+  });
+}

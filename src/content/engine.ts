@@ -95,8 +95,17 @@ export class ContentEngine {
   readonly #filters: Readonly<Record<string, CommandFilter>>;
   readonly #detectors: readonly (ShapeDetector & { readonly family: string })[];
 
-  /** An engine over `families` (family → its filter and detectors). */
-  constructor(families: Readonly<Record<string, ContentFamily>>) {
+  readonly #json: (text: string) => Filtered | null;
+
+  /**
+   * An engine over `families` (family → its filter and detectors), with `json` for text that
+   * is a JSON document (compaction, and past a size its long arrays cut, by default).
+   */
+  constructor(
+    families: Readonly<Record<string, ContentFamily>>,
+    json: (text: string) => Filtered | null = _compactOrCut,
+  ) {
+    this.#json = json;
     this.#filters = Object.fromEntries(Object.entries(families).map(([f, d]) => [f, d.filter]));
     this.#detectors = Object.entries(families)
       .flatMap(([family, d]) => (d.shapes ?? []).map((s) => ({ ...s, family })))
@@ -118,7 +127,7 @@ export class ContentEngine {
     for (const [family, filter] of Object.entries(filters)) {
       families[family] = { filter, shapes: families[family]?.shapes ?? [] };
     }
-    return new ContentEngine(families);
+    return new ContentEngine(families, this.#json);
   }
 
   /**
@@ -150,7 +159,7 @@ export class ContentEngine {
     if (hasPointer(text)) return null;
     const shape = this.detect(text);
     if (!shape) return null;
-    if (shape.name === "json") return _viaJson(text);
+    if (shape.name === "json") return this.#viaJson(text);
     if (shape.family !== null) {
       try {
         return this.#viaFilter(text, shape);
@@ -169,20 +178,25 @@ export class ContentEngine {
     if (!_smaller(text, result, filter.textClass)) return null;
     return { text: result.text, cut: result.cut, shape: shape.name, textClass: filter.textClass };
   }
+
+  #viaJson(text: string): ContentResult | null {
+    const result = this.#json(text);
+    if (!result || !_smaller(text, result, "json")) return null;
+    return { text: result.text, cut: result.cut, shape: "json", textClass: "json" };
+  }
 }
 
-function _viaJson(text: string): ContentResult | null {
+// JSON compacted, its long arrays cut to head and tail past a size: valid JSON still.
+function _compactOrCut(text: string): Filtered {
   const compact = compactJson(text);
-  let result: Filtered = { text: compact, cut: [] };
   if (compact.length > JSON_LOSSY_CHARS) {
     const cut = cutJsonArrays(compact);
     if (cut) {
       const arrays = cut.arrays === 1 ? "1 array" : `${cut.arrays} arrays`;
-      result = { text: cut.text, cut: [`${cut.items} items of ${arrays}`] };
+      return { text: cut.text, cut: [`${cut.items} items of ${arrays}`] };
     }
   }
-  if (!_smaller(text, result, "json")) return null;
-  return { text: result.text, cut: result.cut, shape: "json", textClass: "json" };
+  return { text: compact, cut: [] };
 }
 
 function _viaHeadTail(text: string): ContentResult | null {
@@ -232,6 +246,8 @@ export function loadContentEngine(): Promise<ContentEngine> {
         if (d.shapes?.length) families[family] = d;
       }
     }
-    return new ContentEngine(families);
+    // JSON by its structure: tables of uniform arrays, every key and value kept.
+    const { compressJson } = await import("./json_structure.ts");
+    return new ContentEngine(families, compressJson);
   })();
 }

@@ -24,3 +24,11 @@ export function rtokEnv(): RtokEnv {
   for (const name of RTOK_ENV) env[name] = envVar(name);
   return env;
 }
+
+/** Turns rtok's hook work off (rewrites and result compression) when set to anything but empty or `0`. */
+export const DISABLE_VAR = "RTOK_DISABLED";
+
+/** True when `value` (of `RTOK_DISABLED`) turns rtok's hook work off. */
+export function disables(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0";
+}

@@ -41,6 +41,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: "cmd", defaultOn: true },
   { id: "archive", defaultOn: true },
   { id: "proxy", defaultOn: true },
+  { id: "posttool", defaultOn: true },
   { id: "inject", defaultOn: false },
 ];
 

@@ -9,6 +9,7 @@ import { archivePlugin } from "./archive/mod.ts";
 import { cmdPlugin } from "./cmd/mod.ts";
 import { injectPlugin } from "./inject/mod.ts";
 import { measurePlugin } from "./measure/mod.ts";
+import { posttoolPlugin } from "./posttool/mod.ts";
 import { proxyPlugin } from "./proxy/mod.ts";
 
 /** Every built-in plugin; their ids and defaults match `CATALOGUE`. */
@@ -17,5 +18,6 @@ export const BUILTIN_PLUGINS: readonly Plugin[] = [
   cmdPlugin,
   archivePlugin,
   proxyPlugin,
+  posttoolPlugin,
   injectPlugin,
 ];

@@ -11,7 +11,7 @@ import type { RtokEnv } from "../core/env.ts";
 import { joinPath } from "../core/paths.ts";
 import { rtokInvocation } from "../core/self.ts";
 import { decide, type Decision } from "./decide.ts";
-import { DISABLE_VAR, disables } from "./plan.ts";
+import { DISABLE_VAR, disables } from "../core/env.ts";
 
 /** The verdict on `line`, with `env` and `cwd` as the host's, in permission mode `mode`. */
 export function rewriteLine(line: string, env: RtokEnv, cwd: string, mode?: string): Decision {

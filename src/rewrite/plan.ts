@@ -11,6 +11,7 @@
 import { familyOf, splitArgv, toolName } from "../core/command.ts";
 import { lex, type Redirect, type Word } from "../core/lexer.ts";
 import { rewriteRule } from "./rules.ts";
+import { DISABLE_VAR, disables } from "../core/env.ts";
 
 /** One simple command of the line, as the permission check and the rewrite see it. */
 export interface SimpleCommand {
@@ -48,14 +49,6 @@ export type Plan =
     /** True when a command is sent to the background (`&`). */
     readonly background: boolean;
   };
-
-/** Disables rewriting when set to anything but empty or `0`. */
-export const DISABLE_VAR = "RTOK_DISABLED";
-
-/** True when `value` (of `RTOK_DISABLED`) turns rewriting off. */
-export function disables(value: string | undefined): boolean {
-  return value !== undefined && value !== "" && value !== "0";
-}
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 

@@ -9,7 +9,8 @@
  */
 
 import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
-import { type RtokEnv, rtokEnv } from "../core/env.ts";
+import { DISABLE_VAR, disables, type RtokEnv, rtokEnv } from "../core/env.ts";
+import { readToolOutput, writeToolOutput } from "../claude/tool_output.ts";
 import type { Ctx, FailureRecord, Plugin } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import { checkSpoolWritable } from "../core/spool.ts";
@@ -19,6 +20,7 @@ import {
   type ClaudeEvent,
   contextAnswer,
   MAX_HOOK_INPUT,
+  postToolAnswer,
   preToolAnswer,
   readHookEvent,
   sessionOf,
@@ -29,6 +31,12 @@ export { MAX_HOOK_INPUT };
 
 /** Chars of context the plugins may add to one event. */
 export const HOOK_CONTEXT_BUDGET: number = 4000;
+
+/**
+ * Chars of context the plugins may add to one tool result: a long file's outline goes there,
+ * beside the file's first lines.
+ */
+export const POSTTOOL_CONTEXT_BUDGET: number = 16_000;
 
 /** What one event came to: the JSON to print (or `""`), and what went wrong, if anything. */
 export interface HookResult {
@@ -74,8 +82,24 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
     }
     case "PostToolUse": {
       const { tool, input, output } = ev;
-      const a = await r.postTool({ tool, input, output, cwd }, ctx, HOOK_CONTEXT_BUDGET);
-      return a?.context ? contextAnswer("PostToolUse", a.context) : "";
+      const read = disables(deps.env[DISABLE_VAR])
+        ? { skip: `${DISABLE_VAR} is set` }
+        : readToolOutput(tool, input, output);
+      // A shape rtok does not know goes through as it is; one failure row says which.
+      if ("unknown" in read) {
+        r.errors.push({ plugin: "posttool", event: "postTool", error: new Error(read.unknown) });
+      }
+      const result = "result" in read ? read.result : undefined;
+      const a = await r.postTool(
+        { tool, input, output, cwd, ...(result ? { result } : {}) },
+        ctx,
+        POSTTOOL_CONTEXT_BUDGET,
+      );
+      if (!a) return "";
+      const replaced = a.text !== undefined && result
+        ? writeToolOutput(tool, output, a.text)
+        : a.output;
+      return postToolAnswer(a.context, replaced);
     }
     case "SessionStart":
     case "UserPromptSubmit": {

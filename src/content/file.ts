@@ -1,0 +1,176 @@
+/**
+ * A long file, as the model should first see it: its first lines verbatim (the `head`, which a
+ * host may number: every number is then that line of the file), and a `body` standing for the
+ * rest: for code, an outline of every class, function and method with its true line range; for
+ * JSON, its structure with every key and value; for logs, the counts by level with every WARN
+ * and ERROR line whole; for a lockfile, its packages; for other text, its head and tail. The
+ * body says how many lines the file has and that a read with an offset and a limit returns
+ * exact lines. The same engine serves a host's whole-file Read, `cat` of one file, and
+ * `rtok read`.
+ *
+ * @module
+ */
+
+import type { TextClass } from "../core/tokens.ts";
+import { estimate } from "../core/tokens.ts";
+import { hasPointer } from "../core/pointer.ts";
+import { plural } from "../core/text.ts";
+import { classifyFile, type FileKind } from "./text_kind.ts";
+import { headAndTail } from "./head_tail.ts";
+import { withPointer } from "./engine.ts";
+
+/** When a file is long enough to be viewed instead of sent whole. */
+export interface FileThresholds {
+  /** More lines than this (default 250). */
+  readonly lines: number;
+  /** Or more chars than this (default 12,000). */
+  readonly chars: number;
+}
+
+/** The defaults: about a screenful of code more than anyone reads at once. */
+export const FILE_THRESHOLDS: FileThresholds = { lines: 250, chars: 12_000 };
+
+/** Lines of a code file's head: its imports and module comment, usually. */
+export const CODE_HEAD_LINES = 30;
+/** Lines of a data or text file's head. */
+export const DATA_HEAD_LINES = 5;
+/** The head never holds more chars than this, whatever its line count. */
+export const HEAD_MAX_CHARS = 3_000;
+
+/** A file viewed. */
+export interface FileView {
+  /** What the file was read as. */
+  readonly kind: FileKind;
+  /** The file's first lines, verbatim, joined by `\n`, without a final newline. */
+  readonly head: string;
+  /** How many lines `head` holds. */
+  readonly headLines: number;
+  /** What stands for the rest of the file, ending with a newline. */
+  readonly body: string;
+  /** What was left out, as short phrases: non-empty (a view always leaves lines out). */
+  readonly cut: readonly string[];
+  /** How the view is counted. */
+  readonly textClass: TextClass;
+  /** The file's line count. */
+  readonly lines: number;
+}
+
+const _CLASS: Readonly<Record<FileKind, TextClass>> = {
+  code: "code",
+  json: "json",
+  log: "log",
+  lockfile: "log",
+  text: "prose",
+};
+
+/** The file's lines as a host counts them: a final newline ends the last line. */
+export function fileLines(text: string): string[] {
+  const lines = text.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+function _head(lines: readonly string[], want: number): string[] {
+  const out: string[] = [];
+  let chars = 0;
+  for (const line of lines.slice(0, want)) {
+    chars += line.length + 1;
+    if (chars > HEAD_MAX_CHARS && out.length > 0) break;
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The view of `text`, the file at `path`, or `null` to send it whole: at or under both
+ * thresholds, already rtok's output, or a view that is not strictly smaller than the file in
+ * chars and estimated tokens (the pointer line counted). A grammar or parser that fails gives
+ * the plainer view of its kind, never an error.
+ */
+export async function viewFile(
+  path: string,
+  text: string,
+  thresholds: FileThresholds = FILE_THRESHOLDS,
+): Promise<FileView | null> {
+  const lines = fileLines(text);
+  if (lines.length <= thresholds.lines && text.length <= thresholds.chars) return null;
+  if (hasPointer(text)) return null;
+  const kind = classifyFile(path, text);
+  const head = _head(lines, kind === "code" ? CODE_HEAD_LINES : DATA_HEAD_LINES);
+  const about = _about(path, lines.length, text.length, head.length);
+  const rest = await _rest(kind, path, text, lines);
+  if (!rest) return null;
+  const view: FileView = {
+    kind: rest.kind,
+    head: head.join("\n"),
+    headLines: head.length,
+    body: `${about}\n${rest.text}${rest.text.endsWith("\n") ? "" : "\n"}`,
+    cut: rest.cut.length ? rest.cut : [`lines ${head.length + 1}–${lines.length} as ${rest.kind}`],
+    textClass: _CLASS[rest.kind],
+    lines: lines.length,
+  };
+  const shown = `${view.head}\n${withPointer({ text: view.body, cut: view.cut }, "0".repeat(12))}`;
+  const smaller = shown.length < text.length &&
+    estimate(shown, view.textClass) < estimate(text, view.textClass);
+  return smaller ? view : null;
+}
+
+/** The view as one text: the head, then the body (the caller adds the pointer line). */
+export function renderView(view: FileView): string {
+  return `${view.head}\n${view.body}`;
+}
+
+function _about(path: string, lines: number, chars: number, shown: number): string {
+  return `[rtok: ${path} has ${plural(lines, "line")} (${plural(chars, "char")}); ` +
+    `lines 1–${shown} are shown as they are, the rest as below. ` +
+    `A read with an offset and a limit returns exact lines.]`;
+}
+
+interface _Rest {
+  readonly kind: FileKind;
+  readonly text: string;
+  readonly cut: readonly string[];
+}
+
+async function _rest(
+  kind: FileKind,
+  path: string,
+  text: string,
+  lines: readonly string[],
+): Promise<_Rest | null> {
+  switch (kind) {
+    case "code": {
+      const { outlineOf, renderOutline } = await import("./outline/outline.ts");
+      const o = await outlineOf(path, text);
+      if (o.symbols.length === 0) return _text(text);
+      const by = o.parser === "tree-sitter" ? `${o.language}, parsed` : "by indentation";
+      return {
+        kind,
+        text: `outline (${by}; each symbol with its lines):\n${renderOutline(o)}`,
+        cut: [`the bodies of ${plural(o.symbols.length, "symbol")}`],
+      };
+    }
+    case "json": {
+      const { compressJson } = await import("./json_structure.ts");
+      const r = compressJson(text);
+      return r ? { kind, text: r.text, cut: r.cut } : _text(text);
+    }
+    case "log": {
+      const { compressLog } = await import("./log_levels.ts");
+      const r = compressLog(text);
+      return r ? { kind, text: r.text, cut: r.cut } : _text(text);
+    }
+    case "lockfile": {
+      const { compressLockfile } = await import("./lockfile.ts");
+      const r = compressLockfile(path, text);
+      return r ? { kind, text: r.text, cut: r.cut } : _text(text);
+    }
+    default:
+      return lines.length > 0 ? _text(text) : null;
+  }
+}
+
+function _text(text: string): _Rest | null {
+  const r = headAndTail(text);
+  return r ? { kind: "text", text: r.text, cut: r.cut } : null;
+}

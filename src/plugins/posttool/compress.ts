@@ -1,0 +1,181 @@
+/**
+ * One tool result through the content engine: what it is, how it is cut, the archive and the
+ * ledger row. Loaded only for a result long enough to be compressed.
+ *
+ * @module
+ */
+
+import type { Ctx, PostToolAnswer, PostToolEvent } from "../../core/plugin.ts";
+import type { TextClass } from "../../core/tokens.ts";
+import type { ToolResult } from "../../core/tool_result.ts";
+import { isFile, joinPath } from "../../core/paths.ts";
+import { compressWith, loadContentEngine, withPointer } from "../../content/engine.ts";
+import { type FileView, renderView, viewFile } from "../../content/file.ts";
+import { noteRead, readBefore, turnOf } from "./session.ts";
+import type { PosttoolSettings } from "./settings.ts";
+
+/** What a result became, before the archive id is known. */
+interface _Cut {
+  /** The ledger family: the tool (`Read`, `Grep`, `Glob`) or the shape the text was read as. */
+  readonly family: string;
+  /** The replacement text, pointer line not yet added. */
+  readonly text: string;
+  /** What goes to the hook's context instead of the result (a Read's outline), if anything. */
+  readonly context?: string;
+  /** What was cut. */
+  readonly cut: readonly string[];
+  /** How it is counted. */
+  readonly textClass: TextClass;
+}
+
+/** `r` compressed, archived and recorded; `null` to let it through as it is. */
+export async function compressResult(
+  r: ToolResult,
+  ev: PostToolEvent,
+  ctx: Ctx,
+  settings: PosttoolSettings,
+): Promise<PostToolAnswer | null> {
+  const started = performance.now();
+  const thresholds = { lines: settings.readLines, chars: settings.readChars };
+  const made = await _cut(r, ev, ctx, thresholds);
+  if (!made) return null;
+  const raw = new TextEncoder().encode(r.text);
+  let id: string | null = null;
+  if (made.cut.length) {
+    id = await ctx.keepRaw(raw, {
+      command: _command(r),
+      cwd: ev.cwd,
+      exitCode: null,
+      family: made.family,
+    });
+    // Nothing may be cut that cannot be had again.
+    if (id === null) return null;
+  }
+  const pointed = withPointer({ text: made.context ?? made.text, cut: made.cut }, id ?? "");
+  const answer: PostToolAnswer = made.context === undefined
+    ? { text: pointed }
+    : { text: made.text, context: pointed };
+  const emitted = (answer.text?.length ?? 0) + (answer.context?.length ?? 0);
+  await ctx.record({
+    surface: "hook",
+    plugin: "posttool",
+    family: made.family,
+    command: _command(r),
+    rtokCommand: _command(r),
+    project: _project(ev.cwd),
+    session: ctx.session,
+    turn: ctx.session && ctx.home ? turnOf(ctx.home, ctx.session) : null,
+    rawChars: r.text.length,
+    emittedChars: emitted,
+    textClass: made.textClass,
+    stage: "filter",
+    lossy: made.cut.length > 0,
+    archiveId: id,
+    exitCode: null,
+    elapsedMs: performance.now() - started,
+    passthrough: null,
+  });
+  return answer;
+}
+
+async function _cut(
+  r: ToolResult,
+  ev: PostToolEvent,
+  ctx: Ctx,
+  thresholds: { lines: number; chars: number },
+): Promise<_Cut | null> {
+  switch (r.kind) {
+    case "file": {
+      if (r.ranged || !r.path) return null;
+      const view = await _viewOnce(ctx, r.path, r.text, thresholds);
+      if (!view) return null;
+      // The host numbers the head's lines from 1: only the file's own lines may stand there.
+      return {
+        family: r.tool,
+        text: view.head,
+        context: view.body,
+        cut: view.cut,
+        textClass: view.textClass,
+      };
+    }
+    case "shell": {
+      const path = _catPath(r.command ?? "", ev.cwd);
+      if (path !== null) {
+        const view = await _viewOnce(ctx, path, r.text, thresholds);
+        if (!view) return null;
+        return { family: "cat", text: renderView(view), cut: view.cut, textClass: view.textClass };
+      }
+      return _byShape(await (await loadContentEngine()).compress(r.text));
+    }
+    case "search": {
+      if (r.mode !== "content") return _byShape(await (await loadContentEngine()).compress(r.text));
+      const input = ev.input as Record<string, unknown>;
+      const args = ["-H", ...(input["-n"] === false ? [] : ["-n"])];
+      for (const flag of ["-A", "-B", "-C"]) {
+        if (typeof input[flag] === "number") args.push(flag, String(input[flag]));
+      }
+      return _as(r.tool, await compressWith("rg", r.text, args));
+    }
+    case "paths":
+      return _as(r.tool, await compressWith("find", r.text));
+    case "mcp":
+      return _byShape(await (await loadContentEngine()).compress(r.text));
+  }
+}
+
+// A file view, unless the session read this file whole, as it is now, before: then the agent
+// asked twice and gets the file. The first view is noted.
+async function _viewOnce(
+  ctx: Ctx,
+  path: string,
+  text: string,
+  thresholds: { lines: number; chars: number },
+): Promise<FileView | null> {
+  const digest = await _digest(text);
+  if (ctx.session && ctx.home && readBefore(ctx.home, ctx.session, path, digest)) return null;
+  const view = await viewFile(path, text, thresholds);
+  if (view && ctx.session && ctx.home) noteRead(ctx.home, ctx.session, path, digest);
+  return view;
+}
+
+function _as(
+  family: string,
+  c: { text: string; cut: readonly string[]; textClass: TextClass } | null,
+): _Cut | null {
+  return c ? { family, text: c.text, cut: c.cut, textClass: c.textClass } : null;
+}
+
+function _byShape(
+  c: { text: string; cut: readonly string[]; textClass: TextClass; shape: string } | null,
+): _Cut | null {
+  return c ? { family: c.shape, text: c.text, cut: c.cut, textClass: c.textClass } : null;
+}
+
+// `cat FILE` of one regular file (no options, no second file, nothing after): its path.
+function _catPath(command: string, cwd: string): string | null {
+  const m = /^\s*cat\s+(?:'([^']+)'|"([^"$`\\]+)"|([^\s'"$`\\;&|<>()*?[\]{}~]+))\s*$/.exec(command);
+  if (!m) return null;
+  const name = m[1] ?? m[2] ?? m[3];
+  if (name.startsWith("-")) return null;
+  const path = name.startsWith("/") ? name : joinPath(cwd, name);
+  return isFile(path) ? path : null;
+}
+
+function _command(r: ToolResult): string {
+  if (r.kind === "shell") return r.command ?? r.tool;
+  if (r.kind === "file") return `${r.tool} ${r.path ?? ""}`.trim();
+  return r.tool;
+}
+
+function _project(cwd: string): string {
+  try {
+    return Deno.realPathSync(cwd);
+  } catch {
+    return cwd;
+  }
+}
+
+async function _digest(text: string): Promise<string> {
+  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,65 @@
+/**
+ * The `posttool` plugin: the results of the host's own tools (a whole-file Read, Grep, Glob,
+ * the shell commands the hook left alone, MCP tools) through the content engine, in the hook's
+ * PostToolUse. A result is replaced only when strictly smaller; whatever is cut is archived
+ * (`rtok expand <id>` on the pointer line) and each replacement is a ledger row.
+ *
+ * @module
+ */
+
+import type {
+  Ctx,
+  Plugin,
+  PostToolAnswer,
+  PostToolEvent,
+  SessionEvent,
+} from "../../core/plugin.ts";
+import type { ToolKind, ToolResult } from "../../core/tool_result.ts";
+import { hasPointer } from "../../core/pointer.ts";
+import { noteTurn } from "./session.ts";
+import { type PosttoolSettings, readSettings } from "./settings.ts";
+
+/** Results shorter than this go through: the content engine's own floor (a test holds them equal). */
+export const POSTTOOL_MIN_CHARS = 500;
+
+type _Compress = typeof import("./compress.ts");
+let _compress: Promise<_Compress> | null = null;
+
+/** The `posttool` plugin. */
+export const posttoolPlugin: Plugin = {
+  manifest: {
+    id: "posttool",
+    surfaces: ["hook"],
+    defaultOn: true,
+    description:
+      "Compresses the host's own tool results (whole-file Read, Grep, Glob, shell, MCP) in the hook.",
+  },
+  async postTool(ev: PostToolEvent, ctx: Ctx): Promise<PostToolAnswer | null> {
+    const r = ev.result;
+    if (!r || !_worthReading(r)) return null;
+    const settings = readSettings(ctx.pluginConfig("posttool"));
+    if (!settings.tools[_switch(r.kind, r.tool)]) return null;
+    // The work loads only for a result that may be compressed: small ones cost nothing.
+    const { compressResult } = await (_compress ??= import("./compress.ts"));
+    return await compressResult(r, ev, ctx, settings);
+  },
+  promptSubmit(_ev: SessionEvent, ctx: Ctx): null {
+    if (ctx.session && ctx.home) noteTurn(ctx.home, ctx.session);
+    return null;
+  },
+};
+
+// Output rtok made (a pointer line, or an `rtok …` command's) and short output are left alone.
+function _worthReading(r: ToolResult): boolean {
+  if (r.text.length < POSTTOOL_MIN_CHARS) return false;
+  if (r.kind === "shell" && /^\s*(?:\S*\/)?rtok(?:\s|$)/.test(r.command ?? "")) return false;
+  return !hasPointer(r.text);
+}
+
+// Which `[plugins.posttool]` switch governs a result.
+function _switch(kind: ToolKind, tool: string): keyof PosttoolSettings["tools"] {
+  if (kind === "file") return "read";
+  if (kind === "shell") return "bash";
+  if (kind === "mcp") return "mcp";
+  return tool === "Glob" ? "glob" : "grep";
+}

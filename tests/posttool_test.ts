@@ -1,0 +1,318 @@
+import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { defaultConfig } from "../src/core/config.ts";
+import { storePath } from "../src/core/store.ts";
+import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
+import { drain, ledger, pointerId, rtok, sha256, tempDir } from "./_helpers.ts";
+
+// A module of 6 classes of 5 methods and 10 functions, 361 lines; each symbol's true range.
+function longModule(): { text: string; symbols: Map<string, [number, number]> } {
+  const lines = ["// A long module.", 'import { readFileSync } from "node:fs";', ""];
+  const symbols = new Map<string, [number, number]>();
+  for (let c = 0; c < 6; c++) {
+    const start = lines.length + 1;
+    lines.push(`export class Service${c} {`);
+    for (let m = 0; m < 5; m++) {
+      const from = lines.length + 1;
+      lines.push(`  method${c}_${m}(x: number): number {`);
+      for (let k = 0; k < 6; k++) lines.push(`    const v${k} = x * ${k} + ${m};`);
+      lines.push("    return x;", "  }");
+      symbols.set(`Service${c}.method${c}_${m}`, [from, lines.length]);
+    }
+    lines.push("}");
+    symbols.set(`Service${c}`, [start, lines.length]);
+    lines.push("");
+  }
+  for (let f = 0; f < 10; f++) {
+    const from = lines.length + 1;
+    lines.push(`export function helper${f}(s: string): string {`);
+    for (let k = 0; k < 4; k++) lines.push(`  s = s + "${k}";`);
+    lines.push("  return s;", "}");
+    symbols.set(`helper${f}`, [from, lines.length]);
+  }
+  return { text: lines.join("\n") + "\n", symbols };
+}
+
+interface World {
+  readonly home: string;
+  readonly project: string;
+  answer(event: Record<string, unknown>, env?: Record<string, string>): Promise<string>;
+}
+
+function world(root: string): World {
+  const home = `${root}/rtok`;
+  const project = `${root}/project`;
+  Deno.mkdirSync(project, { recursive: true });
+  return {
+    home,
+    project,
+    async answer(event, env = {}) {
+      const deps = makeHookDeps({
+        config: defaultConfig(),
+        home,
+        env: { RTOK_HOME: home, ...env },
+      });
+      const bytes = new TextEncoder().encode(JSON.stringify({
+        session_id: "sess-1",
+        cwd: project,
+        hook_event_name: "PostToolUse",
+        ...event,
+      }));
+      const r = await answerClaudeHook(bytes, deps);
+      strictEqual(r.failure, null);
+      for (const e of deps.registry.errors.splice(0)) {
+        await deps.registry.failure({
+          surface: "hook",
+          plugin: e.plugin,
+          family: "hook claude",
+          command: "rtok hook claude",
+          error: String((e.error as Error).message ?? e.error),
+          fallbackOk: true,
+        }, deps.ctx("sess-1"));
+      }
+      return r.answer;
+    },
+  };
+}
+
+function read(path: string, text: string, input: Record<string, unknown> = {}) {
+  const n = text.split("\n").length;
+  return {
+    tool_name: "Read",
+    tool_input: { file_path: path, ...input },
+    tool_response: {
+      type: "text",
+      file: { filePath: path, content: text, numLines: n, startLine: 1, totalLines: n },
+    },
+  };
+}
+
+function bash(command: string, stdout: string) {
+  return {
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_response: { stdout, stderr: "", interrupted: false, isImage: false },
+  };
+}
+
+// deno-lint-ignore no-explicit-any -- each tool's own output shape, read field by field below
+type _Answer = { hookSpecificOutput: { additionalContext?: string; updatedToolOutput?: any } };
+const parse = (a: string): _Answer => JSON.parse(a);
+
+function failures(home: string): string[] {
+  drain(home);
+  const db = new DatabaseSync(storePath(home), { readOnly: true });
+  try {
+    return db.prepare("SELECT error FROM failures").all().map((r) => String(r.error));
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test("a whole Read of a long module shows its first lines numbered true and every symbol with its lines", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const { text, symbols } = longModule();
+  const path = `${w.project}/big.ts`;
+  Deno.writeTextFileSync(path, text);
+  const a = parse(await w.answer(read(path, text)));
+  const head: string = a.hookSpecificOutput.updatedToolOutput.file.content;
+  const lines = text.split("\n");
+  // Claude Code numbers each line of content from 1: each must be that line of the file.
+  head.split("\n").forEach((line, i) => strictEqual(line, lines[i], `line ${i + 1}`));
+  ok(!head.endsWith("\n"), "no final newline: it would number an empty line that is not there");
+  ok(head.split("\n").length <= 30);
+  const context = a.hookSpecificOutput.additionalContext!;
+  for (const [name, [from, to]] of symbols) {
+    ok(context.includes(`${name} L${from}-${to}`), `${name} L${from}-${to} in:\n${context}`);
+  }
+  match(context, /has 361 lines/);
+  const id = pointerId(context);
+  ok(id, context);
+  const expanded = await rtok(w.home, ["expand", id!]);
+  strictEqual(expanded.code, 0, expanded.err);
+  strictEqual(await sha256(expanded.stdout), await sha256(new TextEncoder().encode(text)));
+  const rows = ledger(w.home);
+  strictEqual(rows.length, 1);
+  deepStrictEqual(
+    [rows[0].family, rows[0].raw_chars, rows[0].lossy, rows[0].archive_id],
+    ["Read", text.length, 1, id],
+  );
+  ok(rows[0].emitted_chars < text.length / 2, `${rows[0].emitted_chars} of ${text.length}`);
+});
+
+Deno.test("a second whole Read of the same file gets the file; a changed file is viewed afresh", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const { text } = longModule();
+  const path = `${w.project}/big.ts`;
+  ok(await w.answer(read(path, text)), "the first read is viewed");
+  strictEqual(await w.answer(read(path, text)), "", "the agent asked twice: the file as it is");
+  const changed = text.replace("helper9", "helperNine");
+  ok(await w.answer(read(path, changed)), "a file that changed since is viewed again");
+});
+
+Deno.test("ranged, short, disabled and rtok's own results go through untouched", async (t) => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const { text } = longModule();
+  const path = `${w.project}/big.ts`;
+  await t.step("a ranged Read", async () => {
+    strictEqual(await w.answer(read(path, text, { offset: 10, limit: 400 })), "");
+  });
+  await t.step("a short file", async () => {
+    strictEqual(await w.answer(read(path, text.slice(0, 400))), "");
+  });
+  await t.step("RTOK_DISABLED=1", async () => {
+    strictEqual(await w.answer(read(`${path}x`, text), { RTOK_DISABLED: "1" }), "");
+  });
+  await t.step("an rtok command's output", async () => {
+    strictEqual(await w.answer(bash("rtok git log", "x\n".repeat(600))), "");
+  });
+  await t.step("output that carries a pointer line", async () => {
+    const out = "line\n".repeat(300) + "[rtok: cut 3 lines; raw: rtok expand 0123456789ab]\n";
+    strictEqual(await w.answer(bash("cat notes | head -400", out)), "");
+  });
+  await t.step("[plugins.posttool] read = false", async () => {
+    const deps = makeHookDeps({
+      config: { ...defaultConfig(), plugins: { posttool: { read: false } } },
+      home: w.home,
+      env: {},
+    });
+    const ev = {
+      session_id: "s",
+      cwd: w.project,
+      hook_event_name: "PostToolUse",
+      ...read(`${path}y`, text),
+    };
+    strictEqual(
+      (await answerClaudeHook(new TextEncoder().encode(JSON.stringify(ev)), deps)).answer,
+      "",
+    );
+  });
+});
+
+Deno.test("a tool response of a shape rtok does not know goes through and leaves one failure row", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const ev = {
+    tool_name: "Read",
+    tool_input: { file_path: "/x" },
+    tool_response: { type: "text", file: { content: 42 } },
+  };
+  strictEqual(await w.answer(ev), "");
+  const rows = failures(w.home);
+  strictEqual(rows.length, 1);
+  match(rows[0], /^Read: no "file" with "filePath" and "content"/);
+});
+
+Deno.test("cat of one long log keeps every ERROR and WARN line whole, in the hook", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const lines: string[] = [];
+  const wanted: string[] = [];
+  for (let i = 1; i <= 900; i++) {
+    const level = i % 97 === 0 ? "ERROR" : i % 41 === 0 ? "WARN" : "INFO";
+    const line = `2026-12-04T10:${String(i % 60).padStart(2, "0")}:00Z ${level} request ${i} done`;
+    if (level !== "INFO") wanted.push(line);
+    lines.push(line);
+  }
+  const log = lines.join("\n") + "\n";
+  Deno.writeTextFileSync(`${w.project}/server.log`, log);
+  const a = parse(await w.answer(bash("cat server.log", log)));
+  const stdout: string = a.hookSpecificOutput.updatedToolOutput.stdout;
+  for (const line of wanted) ok(stdout.includes(line), `kept whole: ${line}`);
+  ok(stdout.length < log.length / 4, `${stdout.length} of ${log.length}`);
+  ok(pointerId(stdout), stdout.slice(-200));
+  strictEqual(ledger(w.home)[0].family, "cat");
+});
+
+Deno.test("Grep content is grouped by file with every file named whole and counted", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const hits: string[] = [];
+  const counts = new Map<string, number>();
+  for (let f = 0; f < 12; f++) {
+    const file = `src/module_${f}/service_${f}.ts`;
+    const n = 3 + (f % 5) * 4;
+    counts.set(file, n);
+    for (let i = 1; i <= n; i++) {
+      hits.push(`${file}:${i * 7}:  const parser${i} = makeParser(${i});`);
+    }
+  }
+  const content = hits.join("\n");
+  const a = parse(
+    await w.answer({
+      tool_name: "Grep",
+      tool_input: { pattern: "makeParser", output_mode: "content", "-n": true },
+      tool_response: {
+        mode: "content",
+        numFiles: 0,
+        filenames: [],
+        content,
+        numLines: hits.length,
+        totalLines: hits.length,
+      },
+    }),
+  );
+  const out: string = a.hookSpecificOutput.updatedToolOutput.content;
+  ok(out.length < content.length, `${out.length} of ${content.length}`);
+  for (const [file, n] of counts) {
+    ok(out.includes(file), `${file} named whole`);
+    ok(new RegExp(`${file.replaceAll(".", "\\.")}.*\\b${n}\\b`).test(out), `${file} counted ${n}`);
+  }
+});
+
+Deno.test("Glob keeps every path of a list whole", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const paths: string[] = [];
+  for (let d = 0; d < 8; d++) {
+    for (let f = 0; f < 15; f++) paths.push(`packages/pkg_${d}/src/lib/file_${f}.ts`);
+  }
+  const a = parse(
+    await w.answer({
+      tool_name: "Glob",
+      tool_input: { pattern: "**/*.ts" },
+      tool_response: {
+        filenames: paths,
+        durationMs: 5,
+        numFiles: paths.length,
+        truncated: false,
+        totalMatches: paths.length,
+        countIsComplete: true,
+      },
+    }),
+  );
+  const out: string[] = a.hookSpecificOutput.updatedToolOutput.filenames;
+  const text = out.join("\n");
+  ok(text.length < paths.join("\n").length);
+  for (const p of paths) {
+    const dir = p.slice(0, p.lastIndexOf("/") + 1);
+    const name = p.slice(p.lastIndexOf("/") + 1);
+    ok(out.some((l) => l.startsWith(dir) && l.includes(name)), `${p} whole under ${dir}`);
+  }
+});
+
+Deno.test("an MCP tool's JSON keeps every record id", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const rows = Array.from({ length: 120 }, (_, i) => ({
+    id: `ord_${1000 + i * 3}`,
+    status: i % 7 === 0 ? "failed" : "paid",
+    amount: 10 + i,
+    customer: { name: `Customer ${i}`, country: "NL" },
+  }));
+  const text = JSON.stringify({ rows, total: rows.length }, null, 2);
+  const a = parse(
+    await w.answer({
+      tool_name: "mcp__shop__orders",
+      tool_input: {},
+      tool_response: [{ type: "text", text }],
+    }),
+  );
+  const [block] = a.hookSpecificOutput.updatedToolOutput;
+  strictEqual(block.type, "text");
+  ok(block.text.length < text.length / 2, `${block.text.length} of ${text.length}`);
+  for (const r of rows) ok(block.text.includes(r.id), `${r.id} kept`);
+});
