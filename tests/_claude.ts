@@ -185,14 +185,159 @@ export function startStandIn(): StandIn {
   return standIn;
 }
 
-/** Runs `claude -p` once in `cwd` against `standIn`, with `env` on top of a clean one. */
+/** One tool call a scripted session asks for. */
+export interface Step {
+  /** The tool's name (`Read`, `Grep`, `Glob`, `Bash`). */
+  readonly tool: string;
+  /** Its input. */
+  readonly input: Record<string, unknown>;
+}
+
+/** A stand-in that asks for a script of tool calls, one per turn, then ends. */
+export interface ScriptedStandIn extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** Every request, in order. */
+  readonly requests: Recorded[];
+  /** The `tool_result` text of each step, by step index, as the last request carried it. */
+  results(): string[];
+  /**
+   * What the session re-sent: over every request, the chars of every tool result and of every
+   * hook context Claude Code added beside one.
+   */
+  resentChars(): number;
+  /** The hook contexts Claude Code added, by text. */
+  contexts(): string[];
+}
+
+function _messages(r: Recorded): { role?: string; content: unknown }[] {
+  return (r.body?.messages ?? []) as { role?: string; content: unknown }[];
+}
+
+/** Starts a stand-in that asks for `steps` in order, one tool call per response. */
+export function startScriptedStandIn(steps: readonly Step[]): ScriptedStandIn {
+  const requests: Recorded[] = [];
+  const blocks = (r: Recorded) =>
+    _messages(r).flatMap((m): Record<string, unknown>[] =>
+      Array.isArray(m.content)
+        ? m.content as Record<string, unknown>[]
+        : typeof m.content === "string"
+        ? [{ type: "text", text: m.content }]
+        : []
+    );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    const body = req.method === "POST"
+      ? await req.json().catch(() => null) as Record<string, unknown> | null
+      : null;
+    const rec = { path: url.pathname + url.search, body };
+    requests.push(rec);
+    if (url.pathname !== "/v1/messages" || !body) {
+      return Response.json({ type: "error", error: { type: "not_found_error", message: "no" } }, {
+        status: 404,
+      });
+    }
+    const done = blocks(rec).filter((b) => b.type === "tool_result").length;
+    const step = done < steps.length && (body.tools as unknown[] ?? []).length ? steps[done] : null;
+    const block = step
+      ? { type: "tool_use", id: `toolu_rtok_${done + 1}`, name: step.tool, input: {} }
+      : { type: "text", text: "" };
+    const delta = step
+      ? { type: "input_json_delta", partial_json: JSON.stringify(step.input) }
+      : { type: "text_delta", text: "done" };
+    const stop = step ? "tool_use" : "end_turn";
+    if (!body.stream) {
+      return Response.json({
+        id: "msg_rtok",
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content: [step ? { ...block, input: step.input } : { type: "text", text: "done" }],
+        stop_reason: stop,
+        stop_sequence: null,
+        usage: { input_tokens: 12, output_tokens: 6 },
+      });
+    }
+    return new Response(
+      _sse([
+        {
+          type: "message_start",
+          message: {
+            id: "msg_rtok",
+            type: "message",
+            role: "assistant",
+            model: body.model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 12, output_tokens: 1 },
+          },
+        },
+        { type: "content_block_start", index: 0, content_block: block },
+        { type: "content_block_delta", index: 0, delta },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "message_delta",
+          delta: { stop_reason: stop, stop_sequence: null },
+          usage: { output_tokens: 6 },
+        },
+        { type: "message_stop" },
+      ]),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  });
+  const isContext = (text: string) => /^PostToolUse:\S+ hook additional context: /.test(text);
+  return {
+    url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+    requests,
+    results() {
+      const out: string[] = [];
+      for (const r of requests) {
+        for (const b of blocks(r)) {
+          const m = /^toolu_rtok_(\d+)$/.exec(String(b.tool_use_id ?? ""));
+          if (b.type === "tool_result" && m) out[Number(m[1]) - 1] = _text(b.content);
+        }
+      }
+      return out;
+    },
+    resentChars() {
+      let n = 0;
+      for (const r of requests.filter((q) => q.path.startsWith("/v1/messages"))) {
+        for (const b of blocks(r)) {
+          if (b.type === "tool_result") n += _text(b.content).length;
+          else if (b.type === "text" && isContext(String(b.text))) n += String(b.text).length;
+        }
+      }
+      return n;
+    },
+    contexts() {
+      const seen = new Set<string>();
+      for (const r of requests) {
+        for (const b of blocks(r)) {
+          if (b.type === "text" && isContext(String(b.text))) seen.add(String(b.text));
+        }
+      }
+      return [...seen];
+    },
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+}
+
+/**
+ * Runs `claude -p` once in `cwd` against `standIn`, with `env` on top of a clean one and
+ * `args` before `-p` (`--allowedTools Grep,Glob`: this release offers those two only when the
+ * launch names them).
+ */
 export async function runClaude(
   bin: string,
-  standIn: StandIn,
+  standIn: { readonly url: string },
   cwd: string,
   env: Record<string, string>,
+  args: readonly string[] = [],
 ): Promise<{ code: number; result: Record<string, unknown> | null; err: string }> {
-  const r = await run(bin, ["-p", "Run the command, please.", "--output-format", "json"], {
+  const r = await run(bin, [...args, "-p", "Run the command, please.", "--output-format", "json"], {
     cwd,
     env: {
       ANTHROPIC_BASE_URL: standIn.url,

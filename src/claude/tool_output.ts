@@ -11,8 +11,10 @@
  * - Grep: `{mode, content, numLines, …}` in content and count modes, `{mode, filenames,
  *   numFiles}` with files; the model sees `content`, or `filenames` one per line.
  * - Glob: `{filenames, numFiles, truncated, …}`; the model sees `filenames` one per line.
- * - Bash: `{stdout, stderr, interrupted, isImage, noOutputExpected}`; a result Claude Code
- *   persisted to a file (`persistedOutputPath`) shows the model a 2 KB preview and is left so.
+ * - Bash: `{stdout, stderr, interrupted, isImage, noOutputExpected}`; output Claude Code
+ *   saved to a file (`persistedOutputPath`, past 30,000 chars) shows the model a 2 KB preview:
+ *   rtok reads the whole output from that file, and its replacement drops those two fields so
+ *   the model sees the text.
  * - MCP (`mcp__server__tool`): the content array `[{type: "text", text}]`, or a string.
  *
  * @module
@@ -84,13 +86,30 @@ export function readToolOutput(tool: string, input: _Obj, response: unknown): To
     }
     default: { // Bash
       if (!_str(response.stdout)) return bad('no "stdout" string');
-      if (response.persistedOutputPath !== undefined) {
-        return { skip: "Claude Code persisted the output and shows a preview" };
-      }
       if (response.isImage === true) return { skip: "an image" };
       const command = _str(input.command) ? input.command : "";
+      if (response.persistedOutputPath !== undefined) {
+        // Claude Code shows the model a 2 KB preview of output it saved to a file: the whole
+        // output, read from there, is what rtok compresses instead.
+        const whole = _persisted(response.persistedOutputPath);
+        if (whole === null) return { skip: "a persisted output rtok cannot read" };
+        return { result: { kind: "shell", tool, text: whole, command } };
+      }
       return { result: { kind: "shell", tool, text: response.stdout, command } };
     }
+  }
+}
+
+/** Persisted outputs larger than this stay as Claude Code shows them. */
+const _PERSISTED_MAX = 10 * 1024 * 1024;
+
+function _persisted(path: unknown): string | null {
+  if (!_str(path)) return null;
+  try {
+    if (Deno.statSync(path).size > _PERSISTED_MAX) return null;
+    return new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(path));
+  } catch {
+    return null;
   }
 }
 
@@ -125,7 +144,10 @@ export function writeToolOutput(tool: string, response: unknown, text: string): 
       return { ...r, content: text, numLines: text.split("\n").length };
     case "Glob":
       return { ...r, filenames: text.split("\n") };
-    default:
-      return { ...r, stdout: text };
+    default: {
+      // Without the persisted-output fields the model sees the text itself, not a preview.
+      const { persistedOutputPath: _path, persistedOutputSize: _size, ...rest } = r;
+      return { ...rest, stdout: text };
+    }
   }
 }

@@ -92,7 +92,7 @@ Deno.test("readToolOutput() reads each tool's own shape into one result", async 
 Deno.test("readToolOutput() leaves images, persisted output and other tools alone, and names unknown shapes", async (t) => {
   const skipped: [string, unknown][] = [
     ["Read", { type: "image", file: { base64: "…" } }],
-    ["Bash", { ...BASH, persistedOutputPath: "/tmp/x", persistedOutputSize: 90000 }],
+    ["Bash", { ...BASH, persistedOutputPath: "/nonexistent/x.txt", persistedOutputSize: 90000 }],
     ["Bash", { ...BASH, isImage: true }],
     ["Edit", { filePath: "/p/a.ts" }],
     ["mcp__x__y", [{ type: "text", text: "a" }, { type: "text", text: "b" }]],
@@ -132,4 +132,29 @@ Deno.test("writeToolOutput() puts the text where the model reads it and keeps ev
     { type: "text", text: "b" },
   ]);
   strictEqual(writeToolOutput("mcp__x__y", "a", "b"), "b");
+});
+
+Deno.test({
+  name:
+    "readToolOutput() reads output Claude Code saved to a file whole; the answer drops the file",
+  permissions: { read: true, write: true },
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    try {
+      const whole = "line\n".repeat(9000);
+      Deno.writeTextFileSync(`${dir}/out.txt`, whole);
+      const response = {
+        ...BASH,
+        stdout: whole.slice(0, 2000),
+        persistedOutputPath: `${dir}/out.txt`,
+        persistedOutputSize: whole.length,
+      };
+      const read = readToolOutput("Bash", { command: "cat big.log" }, response);
+      ok("result" in read);
+      strictEqual(read.result.text, whole);
+      deepStrictEqual(writeToolOutput("Bash", response, "short"), { ...BASH, stdout: "short" });
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
 });
