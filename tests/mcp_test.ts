@@ -60,7 +60,8 @@ Deno.test("rtok mcp: the SDK client's handshake, and every tool listed with sche
   deepStrictEqual(by.get("rtok_expand")!.inputSchema.required, ["id"]);
   deepStrictEqual(by.get("rtok_search")!.inputSchema.required, ["query"]);
   strictEqual(by.get("rtok_run")!.annotations?.readOnlyHint, false);
-  for (const name of ["rtok_expand", "rtok_search", "rtok_gain"]) {
+  deepStrictEqual(by.get("rtok_read")!.inputSchema.required, ["path"]);
+  for (const name of ["rtok_read", "rtok_expand", "rtok_search", "rtok_gain"]) {
     strictEqual(by.get(name)!.annotations?.readOnlyHint, true, name);
     strictEqual(by.get(name)!.annotations?.idempotentHint, true, name);
   }
@@ -234,6 +235,10 @@ Deno.test("rtok mcp tools answer bad arguments with an isError result and stay u
       /lines "9:3": expected A:B/,
     ],
     ["expand: negative head", "rtok_expand", { id: "abcdef", head: -1 }, /head/],
+    ["read: no path", "rtok_read", {}, /path/],
+    ["read: no such file", "rtok_read", { path: "nope.ts" }, /Cannot read ".*nope\.ts"/],
+    ["read: both views", "rtok_read", { path: "a", lines: "1:2", outline: true }, /give one/],
+    ["read: bad range", "rtok_read", { path: "a", lines: "3:1" }, /lines "3:1": expected A:B/],
     ["search: empty query", "rtok_search", { query: "" }, /query/],
     ["search: limit too high", "rtok_search", { query: "x", limit: 1000 }, /limit/],
     ["gain: no such project", "rtok_gain", { project: "/no/such/dir" }, /not a directory/],
@@ -328,4 +333,38 @@ Deno.test("rtok_search finds an output archived by a rtok run in another process
   strictEqual(g.runs, 1);
   deepStrictEqual(g.commands.map((c) => c.command), ["git log"]);
   deepStrictEqual(g.expandRates.map((e) => [e.family, e.lossyRuns]), [["git log", 1]]);
+});
+
+Deno.test("rtok_read gives a long module's first lines and outline, exact lines, and the file back", async () => {
+  using dir = tempDir();
+  const home = `${dir.path}/home`;
+  const lines = ["// a module"];
+  for (let c = 0; c < 30; c++) {
+    lines.push(`export class Widget${c} {`, `  render${c}(): string {`);
+    for (let k = 0; k < 8; k++) lines.push(`    const part${k} = "${c}-${k}";`);
+    lines.push('    return "";', "  }", "}");
+  }
+  const source = lines.join("\n") + "\n";
+  Deno.writeTextFileSync(`${dir.path}/widgets.ts`, source);
+  await using client = await connect(home, dir.path);
+  const r = await client.callTool({ name: "rtok_read", arguments: { path: "widgets.ts" } });
+  strictEqual(r.isError, undefined, text(r));
+  const out = text(r);
+  ok(out.startsWith(lines.slice(0, 20).join("\n")), out.slice(0, 300));
+  for (let c = 0; c < 30; c++) {
+    const start = 2 + c * 13;
+    ok(out.includes(`class Widget${c} L${start}-${start + 12}`), `Widget${c} in:\n${out}`);
+    ok(out.includes(`Widget${c}.render${c} L${start + 1}-${start + 11}`), `render${c}`);
+  }
+  const id = pointerId(out);
+  ok(id, out.slice(-200));
+  const back = await client.callTool({ name: "rtok_expand", arguments: { id } });
+  strictEqual(text(back), source);
+  const exact = await client.callTool({
+    name: "rtok_read",
+    arguments: { path: `${dir.path}/widgets.ts`, lines: "3:4" },
+  });
+  strictEqual(text(exact), `3\t${lines[2]}\n4\t${lines[3]}\n`);
+  const shell = await client.callTool({ name: "rtok_run", arguments: { shell: "cat widgets.ts" } });
+  ok(text(shell).includes("class Widget29 L"), "cat through rtok_run is read the same way");
 });

@@ -84,13 +84,14 @@ function _head(lines: readonly string[], want: number): string[] {
 /**
  * The view of `text`, the file at `path`, or `null` to send it whole: at or under both
  * thresholds, already rtok's output, or a view that is not strictly smaller than the file in
- * chars and estimated tokens (the pointer line counted). A grammar or parser that fails gives
- * the plainer view of its kind, never an error.
+ * chars and estimated tokens (the pointer line counted), unless `always` (the view was asked
+ * for). A grammar or parser that fails gives the plainer view of its kind, never an error.
  */
 export async function viewFile(
   path: string,
   text: string,
   thresholds: FileThresholds = FILE_THRESHOLDS,
+  always = false,
 ): Promise<FileView | null> {
   const lines = fileLines(text);
   if (lines.length <= thresholds.lines && text.length <= thresholds.chars) return null;
@@ -112,7 +113,7 @@ export async function viewFile(
   const shown = `${view.head}\n${withPointer({ text: view.body, cut: view.cut }, "0".repeat(12))}`;
   const smaller = shown.length < text.length &&
     estimate(shown, view.textClass) < estimate(text, view.textClass);
-  return smaller ? view : null;
+  return smaller || always ? view : null;
 }
 
 /** The view as one text: the head, then the body (the caller adds the pointer line). */

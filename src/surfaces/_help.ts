@@ -14,14 +14,17 @@ Usage:
   rtok <tool> [args…]      run a tool; filter its output where rtok has a filter
   rtok run -- <tool> …     the same, for a tool named like an rtok command
   rtok gain                tokens saved, from the ledger (--help for the views)
+  rtok read FILE           a file as an agent should first see it: a long one as its
+                           first lines and an outline or summary (--outline,
+                           --lines A:B); rtok cat FILE does the same
   rtok expand <id>         the raw output behind an "[rtok: cut …]" line
   rtok search <query>      which archived output mentioned something (--limit N,
                            --all-projects, --format text|json)
   rtok config              where rtok keeps its state; the settings in effect
   rtok init                install the Claude Code hooks (--project, --dry-run,
                            --uninstall, --replace; --mcp also registers rtok mcp)
-  rtok mcp                 the MCP server on stdio: rtok_run, rtok_expand,
-                           rtok_search, rtok_gain
+  rtok mcp                 the MCP server on stdio: rtok_run, rtok_read,
+                           rtok_expand, rtok_search, rtok_gain
   rtok proxy               HTTP proxy for the model APIs: compresses tool results
                            in each request (--help for the options)
   rtok doctor              check the install, the hook, the store, rival hooks

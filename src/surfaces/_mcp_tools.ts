@@ -8,7 +8,7 @@
  */
 
 import { joinPath } from "../core/paths.ts";
-import { quoteWord } from "../core/shell.ts";
+import { catOperand, quoteWord } from "../core/shell.ts";
 import { runCaptured } from "../core/spawn.ts";
 import { selfArgv } from "../core/self.ts";
 import type { Store } from "../core/store.ts";
@@ -20,6 +20,7 @@ import { expandRates } from "../plugins/measure/expand_rate.ts";
 import { gainSummary } from "../plugins/measure/gain.ts";
 import { planRewrite } from "../rewrite/plan.ts";
 import { type Boot, context, drain, openStore } from "./_boot.ts";
+import { viewForAgent } from "./_file_view.ts";
 
 /** The most chars one tool answer carries; longer text is paged or cut (and archived). */
 export const MAX_ANSWER_CHARS = 40_000;
@@ -84,9 +85,18 @@ export async function runTool(b: Boot, args: RunArgs): Promise<ToolAnswer> {
     argv = [...self, "run", "--", ...args.command!];
     ran = args.command!.map(quoteWord).join(" ");
   } else {
-    const plan = planRewrite(args.shell!, self.map(quoteWord).join(" "));
-    ran = plan.kind === "read" && plan.commands.some((c) => c.family) ? plan.command : args.shell!;
-    argv = ["/bin/sh", "-c", ran];
+    const cat = catOperand(args.shell!);
+    if (cat !== null) {
+      // `cat FILE` is read the way a host's whole-file Read is: through rtok, not sh.
+      argv = [...self, "run", "--", "cat", cat];
+      ran = `rtok cat ${quoteWord(cat)}`;
+    } else {
+      const plan = planRewrite(args.shell!, self.map(quoteWord).join(" "));
+      ran = plan.kind === "read" && plan.commands.some((c) => c.family)
+        ? plan.command
+        : args.shell!;
+      argv = ["/bin/sh", "-c", ran];
+    }
   }
   const started = performance.now();
   const done = await _spawnCapped(argv, cwd, timeoutMs);
@@ -118,6 +128,43 @@ export async function runTool(b: Boot, args: RunArgs): Promise<ToolAnswer> {
       elapsedMs,
     },
     isError: exitCode !== 0,
+  };
+}
+
+/** `rtok_read`'s arguments. */
+export interface ReadArgs {
+  /** The file, absolute or relative to `cwd`. */
+  readonly path: string;
+  /** `"A:B"`: exact lines. */
+  readonly lines?: string;
+  /** The view (an outline, for code) whatever the file's length. */
+  readonly outline?: boolean;
+  /** The directory a relative path is read from (default: the server's). */
+  readonly cwd?: string;
+}
+
+/** A file as rtok compresses a host's whole-file Read (`rtok read`). */
+export async function readTool(b: Boot, args: ReadArgs): Promise<ToolAnswer> {
+  if (args.outline && args.lines !== undefined) {
+    throw new TypeError('"outline" and "lines" ask for different things: give one');
+  }
+  let lines: [number, number] | undefined;
+  if (args.lines !== undefined) {
+    try {
+      lines = parseRange(args.lines);
+    } catch (e) {
+      throw new RangeError((e as Error).message.replace(/^--lines/, "lines"));
+    }
+  }
+  const cwd = await _directory(args.cwd);
+  const path = args.path.startsWith("/") ? args.path : joinPath(cwd, args.path);
+  const answer = await viewForAgent(b, path, {
+    ...(lines ? { lines } : {}),
+    ...(args.outline ? { outline: true } : {}),
+  }, { surface: "mcp", family: "read", command: `read ${quoteWord(path)}` });
+  return {
+    text: answer.text === "" ? "(no lines)" : answer.text,
+    structured: { path, archiveId: answer.archiveId },
   };
 }
 

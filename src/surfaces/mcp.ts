@@ -22,6 +22,8 @@ import {
   type GainArgs,
   gainTool,
   MAX_ANSWER_CHARS,
+  type ReadArgs,
+  readTool,
   type RunArgs,
   runTool,
   type SearchArgs,
@@ -35,7 +37,8 @@ export const MCP_HELP = `rtok mcp: an MCP server on stdio (for Claude Code and o
 
 Usage: rtok mcp
 
-Tools: rtok_run (a command through rtok's filters), rtok_expand (the raw output behind
+Tools: rtok_run (a command through rtok's filters), rtok_read (a file: a long one as its
+first lines and an outline or summary, or exact lines), rtok_expand (the raw output behind
 an archive id, paged), rtok_search (full-text search of this project's archived outputs),
 rtok_gain (the savings summary). Register it with Claude Code: rtok init --mcp.
 `;
@@ -76,9 +79,19 @@ const _GAIN_DESCRIPTION =
   "(how often its cut outputs were asked for again; above 5 % it is flagged). Token counts " +
   "are estimates by text class, not provider counts.";
 
+const _READ_DESCRIPTION =
+  "Read a file the way an agent should first see it. A file over 250 lines or 12,000 " +
+  "characters comes back as its first lines exactly, then a view of the rest: for code every " +
+  "class, function and method with its line range (L120-168), for JSON its structure with " +
+  "every key and value, for a log the count per level with every WARN and ERROR line whole; " +
+  'the file is archived and the last line names it for rtok_expand. "lines" ("A:B") returns ' +
+  'exact lines, each as "N<TAB>line"; "outline" asks for the view whatever the length. A ' +
+  "shorter file comes back whole.";
+
 /** The server's tools, for a test to compare with what a client lists. */
 export const TOOL_NAMES: readonly string[] = [
   "rtok_run",
+  "rtok_read",
   "rtok_expand",
   "rtok_search",
   "rtok_gain",
@@ -147,6 +160,22 @@ export async function main(args: readonly string[]): Promise<number> {
       openWorldHint: true,
     },
   }, call((a: RunArgs) => runTool(b, a)));
+  server.registerTool("rtok_read", {
+    title: "Read a file through rtok",
+    description: _READ_DESCRIPTION,
+    inputSchema: {
+      path: z.string().min(1).describe("The file, absolute or relative to cwd"),
+      lines: z.string().optional().describe('Only lines A to B: "A:B" or "A:"'),
+      outline: z.boolean().optional().describe("The view (an outline, for code) at any length"),
+      cwd: z.string().optional().describe("The directory a relative path is read from"),
+    },
+    annotations: {
+      title: "Read a file through rtok",
+      readOnlyHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  }, call((a: ReadArgs) => readTool(b, a)));
   server.registerTool("rtok_expand", {
     title: "Expand an archived output",
     description: _EXPAND_DESCRIPTION,

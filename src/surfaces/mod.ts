@@ -46,6 +46,11 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env"],
     load: () => _load<typeof import("./expand.ts")>("./expand.ts"),
   },
+  // Reads one file; writes the ledger and the archive.
+  read: {
+    permissions: ["read", "write", "env"],
+    load: () => _load<typeof import("./read_cmd.ts")>("./read_cmd.ts"),
+  },
   config: {
     permissions: ["read", "env"],
     load: () => _load<typeof import("./config_cmd.ts")>("./config_cmd.ts"),

@@ -9,7 +9,10 @@
 import type { CommandFilter } from "../core/filter.ts";
 import type { Plugin } from "../core/plugin.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
-import { familyOf } from "../core/command.ts";
+import { familyOf, toolName } from "../core/command.ts";
+import { isFile } from "../core/paths.ts";
+import { decodeText } from "../core/text.ts";
+import { quoteArgv } from "../core/shell.ts";
 import { readCapped, type Started, startProcess } from "../core/spawn.ts";
 import { type Boot, boot } from "./_boot.ts";
 import { warn, writeStderr, writeStdout } from "./_io.ts";
@@ -32,6 +35,17 @@ export async function main(
 ): Promise<Outcome> {
   const started = performance.now();
   const b = await boot(plugins);
+  // `cat` of one regular file is read the way a host's whole-file Read is.
+  if (_catOfOneFile(argv)) {
+    const { viewForAgent } = await import("./_file_view.ts");
+    const answer = await viewForAgent(b, argv[1], {}, {
+      surface: "cli",
+      family: "cat",
+      command: quoteArgv(argv),
+    });
+    await writeStdout(new TextEncoder().encode(answer.text));
+    return { code: 0, signal: null };
+  }
   const plan = await planRun(b, argv);
   // A person at a terminal gets an unfiltered tool's own terminal behaviour (colour, columns).
   const toTerminal = plan.filter === null && Deno.stdout.isTerminal();
@@ -90,6 +104,17 @@ export async function main(
   await record(b, argv, plan, started, result);
   await drainIfOverdue(b);
   return { code: status.code, signal: status.signal };
+}
+
+// `cat FILE`: one operand, no option, a regular UTF-8 file (anything else runs cat itself).
+function _catOfOneFile(argv: readonly string[]): boolean {
+  if (argv.length !== 2 || toolName(argv[0]) !== "cat" || argv[1].startsWith("-")) return false;
+  if (!isFile(argv[1])) return false;
+  try {
+    return decodeText(Deno.readFileSync(argv[1])) !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** What a run will do, decided before the tool starts. */

@@ -9,6 +9,7 @@ import type { Ctx, PostToolAnswer, PostToolEvent } from "../../core/plugin.ts";
 import type { TextClass } from "../../core/tokens.ts";
 import type { ToolResult } from "../../core/tool_result.ts";
 import { isFile, joinPath } from "../../core/paths.ts";
+import { catOperand } from "../../core/shell.ts";
 import { compressWith, loadContentEngine, withPointer } from "../../content/engine.ts";
 import { type FileView, renderView, viewFile } from "../../content/file.ts";
 import { noteRead, readBefore, turnOf } from "./session.ts";
@@ -151,12 +152,10 @@ function _byShape(
   return c ? { family: c.shape, text: c.text, cut: c.cut, textClass: c.textClass } : null;
 }
 
-// `cat FILE` of one regular file (no options, no second file, nothing after): its path.
+// `cat FILE` of one regular file: its path.
 function _catPath(command: string, cwd: string): string | null {
-  const m = /^\s*cat\s+(?:'([^']+)'|"([^"$`\\]+)"|([^\s'"$`\\;&|<>()*?[\]{}~]+))\s*$/.exec(command);
-  if (!m) return null;
-  const name = m[1] ?? m[2] ?? m[3];
-  if (name.startsWith("-")) return null;
+  const name = catOperand(command);
+  if (name === null) return null;
   const path = name.startsWith("/") ? name : joinPath(cwd, name);
   return isFile(path) ? path : null;
 }
