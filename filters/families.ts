@@ -201,7 +201,7 @@ export const FAMILY_TABLE: Readonly<Record<string, FamilyEntry>> = {
     file: "git_log.ts",
     pipeSafe: true,
     readOnly: { unless: ["--output", "--ext-diff", "--textconv"] },
-    saving: 75,
+    saving: 64,
     detects: true,
   },
   "git show": {

@@ -1,6 +1,10 @@
 /**
  * `git log`: one line per commit with its full subject, at most three body lines, no ceremony
- * trailers, and authors and dates written once per run of commits that share them.
+ * trailers, and authors and dates written once per run of commits that share them. With
+ * `--stat` or `--shortstat`, each shown commit's diffstat follows it, compacted by
+ * `filters/_stat.ts`: every file with its true counts, renames as two whole paths, the
+ * summary's numbers; stage 1 adds `--numstat` (the counts, never scaled) and a stat width no
+ * path is shortened in.
  *
  * @module
  */
@@ -10,6 +14,7 @@ import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import type { FamilyDeclarations } from "../src/core/family.ts";
 import { GIT_READS } from "./_git.ts";
 import { anyLine, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
+import { isStatLine, parseStat, renderStat, type StatBlock } from "./_stat.ts";
 
 /** How many commits `git log` shows when the caller set no limit. */
 export const LOG_SHOWN = 10;
@@ -38,24 +43,34 @@ export interface LogEntry {
   body: string[];
   /** Header lines rtok does not know (`--show-signature` output, for one), kept as printed. */
   extra: string[];
+  /**
+   * The diffstat printed under the commit (`--stat`, `--shortstat`), when parsed with
+   * `{ stat: true }`; `null` when it holds a line rtok cannot read.
+   */
+  stat?: StatBlock | null;
 }
 
 // Trailers that record process, not content; `Fixes:` or `BREAKING CHANGE:` stay.
 const CEREMONY =
   /^(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id|reviewed-on):\s/i;
 
+// `--stat` and `--shortstat` are read (a diffstat is for people); `--numstat` alone is a
+// format scripts read, and passes unless a `--stat` is printed beside it.
 const FORMAT_FLAGS = new Set([
   "-p",
   "-u",
   "--patch",
-  "--stat",
-  "--numstat",
-  "--shortstat",
+  "--patch-with-stat",
+  "--patch-with-raw",
   "--name-only",
   "--name-status",
   "--raw",
   "--summary",
+  "--compact-summary",
   "--dirstat",
+  "--dirstat-by-file",
+  "--cumulative",
+  "--stat-count",
   "--cc",
   "--check",
   "--graph",
@@ -65,18 +80,43 @@ const FORMAT_FLAGS = new Set([
   "--pretty",
   "--format",
 ]);
-const FORMAT_PREFIXES = ["--format=", "--pretty=", "--stat=", "--dirstat=", "--word-diff="];
+const FORMAT_PREFIXES = [
+  "--format=",
+  "--pretty=",
+  "--dirstat=",
+  "--dirstat-by-file=",
+  "--stat-count=",
+  "-X",
+  "--word-diff=",
+];
+
+// Flags that print git's `--stat` (`--stat-width=80` and its kin imply it), widths only.
+const DIFFSTAT = /^--stat(?:-width|-name-width|-graph-width)?(?:=|$)/;
+
+/** True when the arguments ask for `--stat` (or a flag that implies it) before any `--`. */
+export function asksDiffstat(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === "--") return false;
+    if (DIFFSTAT.test(arg)) return true;
+  }
+  return false;
+}
 
 /**
- * Why `git log` or `git show` arguments ask for a format rtok must not rewrite, or `null`.
- * Arguments after `--` are paths and never count.
+ * Why `git log` arguments ask for a format rtok must not rewrite, or `null`. Arguments after
+ * `--` are paths and never count. `git show` adds `git diff`'s formats to these, which keep
+ * every stat flag passing there.
  */
 export function logPassthrough(args: readonly string[]): string | null {
+  const diffstat = asksDiffstat(args);
   for (const arg of args) {
     if (arg === "--") break;
     if (FORMAT_FLAGS.has(arg) || FORMAT_PREFIXES.some((p) => arg.startsWith(p))) {
       return `the caller chose the output format (${arg})`;
     }
+    if (arg === "--numstat" && !diffstat) return `the caller chose the output format (${arg})`;
+    // `--stat=<width>,<name-width>,<count>` lists only the first files.
+    if (/^--stat=[^,]*,[^,]*,/.test(arg)) return `the caller limited the stat's files (${arg})`;
     if (/^-L./.test(arg)) return `line history (${arg}) prints patches`;
   }
   return null;
@@ -96,10 +136,24 @@ export function userLimit(args: readonly string[]): number | null {
   return null;
 }
 
+/** Options for {@linkcode parseLog}. */
+export interface ParseLogOptions {
+  /**
+   * Read a diffstat under each commit (`--stat`, `--shortstat`, `--numstat` lines, which git
+   * writes unindented after the message) into {@linkcode LogEntry.stat}. Off, they are body
+   * lines, as for `git show`, whose stats pass.
+   */
+  stat?: boolean;
+}
+
 /** Parses git's default (medium) log format. Unknown lines are kept, never dropped. */
-export function parseLog(text: string): { entries: LogEntry[]; preamble: string[] } {
+export function parseLog(
+  text: string,
+  opts: ParseLogOptions = {},
+): { entries: LogEntry[]; preamble: string[] } {
   const entries: LogEntry[] = [];
   const preamble: string[] = [];
+  const statLines = new Map<LogEntry, string[]>();
   let entry: LogEntry | null = null;
   let inBody = false;
   let sawSubject = false;
@@ -134,6 +188,16 @@ export function parseLog(text: string): { entries: LogEntry[]; preamble: string[
       else entry.extra.push(line);
       continue;
     }
+    // The message is indented; a diffstat is not, and runs to the next commit.
+    const stat = statLines.get(entry);
+    if (stat) {
+      stat.push(line);
+      continue;
+    }
+    if (opts.stat && !line.startsWith("    ") && isStatLine(line)) {
+      statLines.set(entry, [line]);
+      continue;
+    }
     const content = line.startsWith("    ") ? line.slice(4) : line;
     if (!sawSubject) {
       if (content.trim() === "") continue;
@@ -144,6 +208,7 @@ export function parseLog(text: string): { entries: LogEntry[]; preamble: string[
     entry.body.push(content);
   }
   for (const e of entries) trimBlankEnds(e.body);
+  for (const [e, lines] of statLines) e.stat = parseStat(lines);
   return { entries, preamble };
 }
 
@@ -223,6 +288,7 @@ export function renderLog(entries: readonly LogEntry[], opts: RenderLogOptions):
       const limit = e === shown[0] ? opts.bodyLines : opts.laterBodyLines ?? opts.bodyLines;
       for (const l of kept.slice(0, limit)) out.push(`  ${l.trim()}`);
       bodyCut += Math.max(0, kept.length - limit);
+      if (e.stat) out.push(...renderStat(e.stat, "  "));
     }
     i = j;
   }
@@ -243,11 +309,27 @@ function timeSpan(times: readonly string[]): string {
   return oldest === newest ? ` ${newest}` : ` ${oldest}–${newest}`;
 }
 
-/** Filters `git log` output; exported for `git show`, which prints the same commit header. */
+/** The flags stage 1 adds for `--stat`: true counts, and no path shortened to `...`. */
+export const STAT_SHAPE: readonly string[] = [
+  "--numstat",
+  "--stat-width=4096",
+  "--stat-graph-width=10",
+];
+
+/**
+ * True when the commit limit is stage 1's: it writes `-n 50` first, and its stat flags go
+ * before the caller's own arguments, so a caller's `-n 50` never stands first in a shaped run.
+ */
+export function stageOneLimited(input: FilterInput): boolean {
+  return input.shaped && input.args[0] === "-n" && input.args[1] === String(LOG_FETCHED);
+}
+
+/** Filters `git log` output, and its `--stat`/`--shortstat` under each commit. */
 export function filterLog(raw: string, input: FilterInput): Filtered {
-  const { entries, preamble } = parseLog(raw);
+  const { entries, preamble } = parseLog(raw, { stat: true });
   if (entries.length === 0) return { text: raw, cut: [] };
-  const explicit = !input.shaped;
+  if (entries.some((e) => e.stat === null)) return { text: raw, cut: [] };
+  const explicit = !stageOneLimited(input);
   const rendered = renderLog(entries, {
     maxCommits: explicit ? entries.length : LOG_SHOWN,
     bodyLines: LOG_BODY_LINES,
@@ -269,8 +351,10 @@ export const gitLogFilter: CommandFilter = {
   textClass: "log",
   passthrough: logPassthrough,
   shape(args: readonly string[]): string[] | null {
-    if (userLimit(args) !== null) return null;
-    return ["-n", String(LOG_FETCHED), ...args];
+    const limit = userLimit(args) === null ? ["-n", String(LOG_FETCHED)] : [];
+    const stat = asksDiffstat(args) ? STAT_SHAPE : [];
+    if (limit.length === 0 && stat.length === 0) return null;
+    return [...limit, ...stat, ...args];
   },
   filter: filterLog,
 };
@@ -287,6 +371,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: gitLogFilter,
     rewrite: GIT_READS,
     shapes: [{ rank: 305, detect: _detect }],
-    saving: 75,
+    saving: 64,
   },
 };

@@ -8,7 +8,8 @@
  *   dropped, other URLs skipped and a sentence's final `.` trimmed) that holds a `/` and a
  *   letter and does not start with `//`, or that ends in a known file extension (`ci.js`,
  *   `Cargo.toml`); so `path:line:col`, git status entries, both sides of `a -> b`, diff headers
- *   and `--- a/x` lines are all read;
+ *   and `--- a/x` lines are all read; git's rename notation in a diffstat
+ *   (`src/{a.ts => b.ts}`, `{src => lib}/x.ts`) is read as the two whole paths it stands for;
  * - for listings, their entries instead: each line of `find`; each entry of `ls`, joined to its
  *   `dir:` header when it has one (`ls -R`, several operands); each entry of `tree`, joined to
  *   its parents and the root as printed (`./lib/cli/entry.js`). In a listing the entry is the
@@ -169,10 +170,27 @@ const SCRIPT_FAMILIES = /^(?:npm|pnpm|yarn|bun) (?:run|test)$/;
 // commands, not files, and the git filters drop it by design.
 const GIT_ADVICE = /^\s*\(.*"git [^"]*".*\)$/;
 
-// The text whose tokens are read: git's `remotes/` and diff prefixes (`a/`, `b/`) taken off.
+// git's rename notation in a diffstat: a prefix that ends in `/`, `{old => new}`, a suffix that
+// starts with `/`; an empty side leaves one `/` between prefix and suffix.
+const GIT_RENAME = /([^\s{}]*)\{([^\s{}]*) => ([^\s{}]*)\}([^\s{}|]*)/g;
+
+function renamed(prefix: string, middle: string, suffix: string): string {
+  if (middle !== "") return prefix + middle + suffix;
+  return prefix === "" ? suffix.replace(/^\//, "") : prefix + suffix.replace(/^\//, "");
+}
+
+// The text whose tokens are read: git's `remotes/` and diff prefixes (`a/`, `b/`) taken off,
+// git's rename notation written out as its two paths.
 function readable(family: string, raw: string): string[] {
   let text = raw;
   if (family === "git branch") text = text.replace(/^([* ] )remotes\//gm, "$1");
+  if (family.startsWith("git ")) {
+    text = text.replace(
+      GIT_RENAME,
+      (_, prefix, from, to, suffix) =>
+        `${renamed(prefix, from, suffix)} ${renamed(prefix, to, suffix)}`,
+    );
+  }
   if (/^diff --git /m.test(text)) {
     text = text.replace(/^(diff --git )a\/(.*) b\//gm, "$1$2 ").replace(
       /^(---|\+\+\+) [ab]\//gm,

@@ -121,7 +121,7 @@ Deno.test("machine formats the caller asked for pass through unfiltered", async 
     ["git", "log", "--oneline"],
     ["git", "log", "--format=%h %s"],
     ["git", "log", "-p", "-2"],
-    ["git", "log", "--stat", "-3"],
+    ["git", "log", "--numstat", "-3"],
     ["git", "diff", "--name-only"],
     ["git", "diff", "--stat"],
   ];

@@ -53,6 +53,18 @@ Deno.test("rawIdentifiers() joins listing entries to their directory", async (t)
   await t.step("git branch: remote refs without remotes/", () => {
     deepStrictEqual(paths("git branch", "* main\n  remotes/origin/fix/a\n"), ["origin/fix/a"]);
   });
+  await t.step("git log --stat: a rename as its two whole paths", () => {
+    const raw = " src/{a.ts => b.ts}        | 2 +-\n {lib => src}/x/y.ts       | 0\n" +
+      " tests/{ => support}/c.ts | 4 ++++\n" + "1\t1\tsrc/{a.ts => b.ts}\n";
+    deepStrictEqual(paths("git log", raw), [
+      "src/a.ts",
+      "src/b.ts",
+      "lib/x/y.ts",
+      "src/x/y.ts",
+      "tests/c.ts",
+      "tests/support/c.ts",
+    ]);
+  });
 });
 
 Deno.test("identifierProblems() rejects paths written in brace groups", () => {

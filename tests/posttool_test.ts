@@ -316,3 +316,17 @@ Deno.test("an MCP tool's JSON keeps every record id", async () => {
   ok(block.text.length < text.length / 2, `${block.text.length} of ${text.length}`);
   for (const r of rows) ok(block.text.includes(r.id), `${r.id} kept`);
 });
+
+Deno.test("a binary file read whole or by cat goes through as the host gave it, with one failure row", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const bytes = new Uint8Array(6000).map((_, i) => (i * 37) % 256);
+  Deno.writeFileSync(`${w.project}/blob.dat`, bytes);
+  const shown = new TextDecoder().decode(bytes);
+  strictEqual(await w.answer(read(`${w.project}/blob.dat`, shown)), "");
+  strictEqual(await w.answer(bash("cat blob.dat", shown)), "");
+  const rows = failures(w.home);
+  strictEqual(rows.length, 2, rows.join("\n"));
+  match(rows[0], /^Read .*blob\.dat: not UTF-8 text \(binary\); sent as the host gave it/);
+  match(rows[1], /^cat .*blob\.dat: not UTF-8 text/);
+});

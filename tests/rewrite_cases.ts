@@ -79,6 +79,11 @@ export const REWRITE_CASE_GROUPS: Readonly<Record<string, readonly RewriteCase[]
     ),
     allow("git log --format=%H%x09%s -n 5", "rtok git log --format=%H%x09%s -n 5"),
     allow("git log main..HEAD", "rtok git log main..HEAD"),
+    allow("git log --stat", "rtok git log --stat"),
+    allow("git log --stat -5 -- src/", "rtok git log --stat -5 -- src/"),
+    allow("git log --shortstat --author=ada", "rtok git log --shortstat --author=ada"),
+    // filtered no more than it was: rtok passes --numstat through untouched when it runs
+    allow("git log --numstat", "rtok git log --numstat"),
     ask("git -C ../other log -5", "rtok git -C ../other log -5"),
     ask("git --no-pager log -1", "rtok git --no-pager log -1"),
   ],

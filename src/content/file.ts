@@ -85,7 +85,8 @@ function _head(lines: readonly string[], want: number): string[] {
  * The view of `text`, the file at `path`, or `null` to send it whole: at or under both
  * thresholds, already rtok's output, or a view that is not strictly smaller than the file in
  * chars and estimated tokens (the pointer line counted), unless `always` (the view was asked
- * for). A grammar or parser that fails gives the plainer view of its kind, never an error.
+ * for). Throws an `Error` naming the file when its language's grammar gives no outline (it
+ * did not load, or the parse failed): the caller sends the file whole and says why.
  */
 export async function viewFile(
   path: string,
@@ -143,6 +144,11 @@ async function _rest(
     case "code": {
       const { outlineOf, renderOutline } = await import("./outline/outline.ts");
       const o = await outlineOf(path, text);
+      if (o.problem) {
+        throw new Error(
+          `${path}: the ${o.language} grammar gave no outline (${o.problem}); sent whole`,
+        );
+      }
       if (o.symbols.length === 0) return _text(text);
       const by = o.parser === "tree-sitter" ? `${o.language}, parsed` : "by indentation";
       return {

@@ -101,7 +101,13 @@ async function _answer(
   const thresholds = opts.outline
     ? { lines: 0, chars: 0 }
     : { lines: settings.readLines, chars: settings.readChars };
-  const view = await viewFile(path, text, thresholds, opts.outline === true);
+  let view;
+  try {
+    view = await viewFile(path, text, thresholds, opts.outline === true);
+  } catch (e) {
+    warn((e as Error).message);
+    return { text, archiveId: null };
+  }
   if (!view) return { text, archiveId: null };
   // Without the archive nothing may be cut: the file whole.
   const store = await openStore(b);

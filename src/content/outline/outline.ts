@@ -53,6 +53,8 @@ export interface Outline {
   readonly symbols: readonly OutlineSymbol[];
   /** Lines in the file (a final newline does not start another). */
   readonly lines: number;
+  /** Why the file's grammar gave no outline (it did not load, or the parse failed), if so. */
+  readonly problem?: string;
 }
 
 const _BY_EXTENSION: Readonly<Record<string, GrammarLanguage>> = {
@@ -198,14 +200,19 @@ function _lineCount(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
-function _indentOutline(language: string, text: string, lines: number): Outline {
+function _indentOutline(
+  language: string,
+  text: string,
+  lines: number,
+  problem?: string,
+): Outline {
   let symbols: OutlineSymbol[] = [];
   try {
     symbols = indentSymbols(text);
   } catch {
     // Never throws: no symbols rather than an error.
   }
-  return { language, parser: "indent", symbols, lines };
+  return { language, parser: "indent", symbols, lines, ...(problem ? { problem } : {}) };
 }
 
 /**
@@ -227,6 +234,7 @@ export async function outlineOf(
     const ext = _extension(path);
     return _indentOutline(_OTHER[ext] ?? (ext || "text"), text, lines);
   }
+  let problem = "the parse gave no tree";
   try {
     const parser = await _loadParser(language, readGrammar);
     const tree = parser.parse(text);
@@ -242,10 +250,11 @@ export async function outlineOf(
         tree.delete();
       }
     }
-  } catch {
+  } catch (e) {
     // The grammar did not load or the parse failed: the indentation outline below.
+    problem = e instanceof Error ? e.message : String(e);
   }
-  return _indentOutline(language, text, lines);
+  return _indentOutline(language, text, lines, problem);
 }
 
 // Kinds whose members are named through them: `Parser.parse`, `outer::inner::f`.

@@ -10,6 +10,7 @@ import type { TextClass } from "../../core/tokens.ts";
 import type { ToolResult } from "../../core/tool_result.ts";
 import { isFile, joinPath } from "../../core/paths.ts";
 import { catOperand } from "../../core/shell.ts";
+import { decodeText } from "../../core/text.ts";
 import { compressWith, loadContentEngine, withPointer } from "../../content/engine.ts";
 import { type FileView, renderView, viewFile } from "../../content/file.ts";
 import { noteRead, readBefore, turnOf } from "./session.ts";
@@ -88,6 +89,7 @@ async function _cut(
   switch (r.kind) {
     case "file": {
       if (r.ranged || !r.path) return null;
+      _mustBeText(r.path, r.tool);
       const view = await _viewOnce(ctx, r.path, r.text, thresholds);
       if (!view) return null;
       // The host numbers the head's lines from 1: only the file's own lines may stand there.
@@ -102,6 +104,7 @@ async function _cut(
     case "shell": {
       const path = _catPath(r.command ?? "", ev.cwd);
       if (path !== null) {
+        _mustBeText(path, "cat");
         const view = await _viewOnce(ctx, path, r.text, thresholds);
         if (!view) return null;
         return { family: "cat", text: renderView(view), cut: view.cut, textClass: view.textClass };
@@ -150,6 +153,20 @@ function _byShape(
   c: { text: string; cut: readonly string[]; textClass: TextClass; shape: string } | null,
 ): _Cut | null {
   return c ? { family: c.shape, text: c.text, cut: c.cut, textClass: c.textClass } : null;
+}
+
+// A file that is not UTF-8 text reached the agent as the host decoded it: it goes through as
+// it is, and the thrown line is the failure row that says why.
+function _mustBeText(path: string, tool: string): void {
+  let bytes: Uint8Array;
+  try {
+    bytes = Deno.readFileSync(path);
+  } catch {
+    return; // gone since the tool read it: the text the host sent is all there is
+  }
+  if (decodeText(bytes) === null) {
+    throw new Error(`${tool} ${path}: not UTF-8 text (binary); sent as the host gave it`);
+  }
 }
 
 // `cat FILE` of one regular file: its path.
