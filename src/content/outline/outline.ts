@@ -169,12 +169,38 @@ const _parsers = new Map<GrammarReader, Map<GrammarLanguage, Promise<_Parser>>>(
 
 function _loadRuntime(): Promise<_Runtime> {
   return _runtime ??= (async () => {
-    const mod = await import("@vscode/tree-sitter-wasm") as unknown as { default: _Runtime };
-    const runtime = mod.default;
+    const runtime = await _evaluatedRuntime() ??
+      (await import("@vscode/tree-sitter-wasm") as unknown as { default: _Runtime }).default;
     const wasmBinary = await _readPackageFile("tree-sitter.wasm");
     await runtime.Parser.init({ wasmBinary });
     return runtime;
   })();
+}
+
+/**
+ * The runtime's script evaluated in a scope of its own, or `null` when that fails (the module
+ * import is then the way). The package is a UMD script that Deno would load as CommonJS,
+ * starting its Node compatibility layer, about 40 ms of a hook's life; evaluated with a
+ * `module` to fill and no `process`, it sets itself up as it would in a browser, and reads no
+ * file (the caller hands it the .wasm bytes).
+ */
+async function _evaluatedRuntime(): Promise<_Runtime | null> {
+  try {
+    const file = new URL("tree-sitter.js", _wasmDir());
+    const source = await Deno.readTextFile(file);
+    const module = { exports: {} as unknown };
+    const require = (name: string) => {
+      if (name === "url") return { pathToFileURL: (p: string) => new URL(`file://${p}`) };
+      throw new Error(`the tree-sitter runtime asked for "${name}"`);
+    };
+    // The package's own script, read from the pinned package.
+    const run = new Function("module", "exports", "require", "__filename", "process", source);
+    run(module, module.exports, require, file.pathname, undefined);
+    const runtime = module.exports as _Runtime;
+    return typeof runtime?.Parser?.init === "function" ? runtime : null;
+  } catch {
+    return null;
+  }
 }
 
 function _loadParser(language: GrammarLanguage, read: GrammarReader): Promise<_Parser> {
