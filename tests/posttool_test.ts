@@ -330,3 +330,19 @@ Deno.test("a binary file read whole or by cat goes through as the host gave it, 
   match(rows[0], /^Read .*blob\.dat: not UTF-8 text \(binary\); sent as the host gave it/);
   match(rows[1], /^cat .*blob\.dat: not UTF-8 text/);
 });
+
+Deno.test("a replacement's ledger row names its session and turn, and rtok gain counts it", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const { text } = longModule();
+  const path = `${w.project}/big.ts`;
+  for (let i = 0; i < 2; i++) {
+    strictEqual(await w.answer({ hook_event_name: "UserPromptSubmit", prompt: `step ${i}` }), "");
+  }
+  ok(await w.answer(read(path, text)));
+  const [row] = ledger(w.home) as unknown as { session: string; turn: number; surface: string }[];
+  deepStrictEqual([row.session, row.turn, row.surface], ["sess-1", 2, "hook"]);
+  const gain = await rtok(w.home, ["gain", "--format", "json"]);
+  strictEqual(gain.code, 0, gain.err);
+  ok(JSON.stringify(JSON.parse(gain.out)).includes('"Read"'), gain.out.slice(0, 400));
+});
