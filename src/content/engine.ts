@@ -18,7 +18,7 @@ import type { CommandFilter, Filtered } from "../core/filter.ts";
 import type { FamilyDeclaration } from "../core/family.ts";
 import { sampleText, type ShapeDetector } from "../core/shape.ts";
 import { estimate, type TextClass } from "../core/tokens.ts";
-import { hasPointer, pointerLine } from "../core/pointer.ts";
+import { hasPointer, withPointer } from "../core/pointer.ts";
 import { FAMILY_TABLE, loadFilterModule } from "../../filters/index.ts";
 import { compactJson, cutJsonArrays, JSON_LOSSY_CHARS } from "./json_text.ts";
 import { headAndTail } from "./head_tail.ts";
@@ -64,12 +64,7 @@ export type ContentFamily = Pick<FamilyDeclaration, "filter" | "shapes">;
 /** The worst-case archive id, for sizing the pointer line before the real id exists. */
 const WORST_ID = "0".repeat(12);
 
-/** What goes out for `result`: its text, then the pointer line to `id` when anything was cut. */
-export function withPointer(result: Filtered, id: string): string {
-  if (result.cut.length === 0) return result.text;
-  const sep = result.text === "" || result.text.endsWith("\n") ? "" : "\n";
-  return result.text + sep + pointerLine(result.cut, id);
-}
+export { withPointer };
 
 function _smaller(raw: string, result: Filtered, textClass: TextClass): boolean {
   const out = withPointer(result, WORST_ID);

@@ -13,11 +13,10 @@
 
 import type { TextClass } from "../core/tokens.ts";
 import { estimate } from "../core/tokens.ts";
-import { hasPointer } from "../core/pointer.ts";
+import { hasPointer, withPointer } from "../core/pointer.ts";
 import { plural } from "../core/text.ts";
 import { classifyFile, type FileKind } from "./text_kind.ts";
 import { headAndTail } from "./head_tail.ts";
-import { withPointer } from "./engine.ts";
 
 /** When a file is long enough to be viewed instead of sent whole. */
 export interface FileThresholds {

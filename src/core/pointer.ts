@@ -53,3 +53,13 @@ export function findPointers(text: string): Pointer[] {
 export function hasPointer(text: string): boolean {
   return !_pointers(text).next().done;
 }
+
+/** What goes out for `result`: its text, then the pointer line to `id` when anything was cut. */
+export function withPointer(
+  result: { readonly text: string; readonly cut: readonly string[] },
+  id: string,
+): string {
+  if (result.cut.length === 0) return result.text;
+  const sep = result.text === "" || result.text.endsWith("\n") ? "" : "\n";
+  return result.text + sep + pointerLine(result.cut, id);
+}

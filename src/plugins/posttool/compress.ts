@@ -11,10 +11,14 @@ import type { ToolResult } from "../../core/tool_result.ts";
 import { isFile, joinPath } from "../../core/paths.ts";
 import { catOperand } from "../../core/shell.ts";
 import { decodeText } from "../../core/text.ts";
-import { compressWith, loadContentEngine, withPointer } from "../../content/engine.ts";
+import { withPointer } from "../../core/pointer.ts";
 import { type FileView, renderView, viewFile } from "../../content/file.ts";
 import { noteRead, readBefore, turnOf } from "./session.ts";
 import type { PosttoolSettings } from "./settings.ts";
+
+// The engine and its filter modules load only for a result that is not a file read.
+const _engineModule = () => import("../../content/engine.ts");
+const _engine = async () => await (await _engineModule()).loadContentEngine();
 
 /** What a result became, before the archive id is known. */
 interface _Cut {
@@ -109,21 +113,21 @@ async function _cut(
         if (!view) return null;
         return { family: "cat", text: renderView(view), cut: view.cut, textClass: view.textClass };
       }
-      return _byShape(await (await loadContentEngine()).compress(r.text));
+      return _byShape((await _engine()).compress(r.text));
     }
     case "search": {
-      if (r.mode !== "content") return _byShape(await (await loadContentEngine()).compress(r.text));
+      if (r.mode !== "content") return _byShape((await _engine()).compress(r.text));
       const input = ev.input as Record<string, unknown>;
       const args = ["-H", ...(input["-n"] === false ? [] : ["-n"])];
       for (const flag of ["-A", "-B", "-C"]) {
         if (typeof input[flag] === "number") args.push(flag, String(input[flag]));
       }
-      return _as(r.tool, await compressWith("rg", r.text, args));
+      return _as(r.tool, await (await _engineModule()).compressWith("rg", r.text, args));
     }
     case "paths":
-      return _as(r.tool, await compressWith("find", r.text));
+      return _as(r.tool, await (await _engineModule()).compressWith("find", r.text));
     case "mcp":
-      return _byShape(await (await loadContentEngine()).compress(r.text));
+      return _byShape((await _engine()).compress(r.text));
   }
 }
 
