@@ -29,6 +29,9 @@ export interface FileThresholds {
 /** The defaults: about a screenful of code more than anyone reads at once. */
 export const FILE_THRESHOLDS: FileThresholds = { lines: 250, chars: 12_000 };
 
+/** Files longer than this (10 MiB of UTF-16 code units) are not viewed: the content engine's own cap. */
+export const FILE_MAX_CHARS: number = 10 * 1024 * 1024;
+
 /** Lines of a code file's head: its imports and module comment, usually. */
 export const CODE_HEAD_LINES = 30;
 /** Lines of a data or text file's head. */
@@ -93,6 +96,7 @@ export async function viewFile(
   thresholds: FileThresholds = FILE_THRESHOLDS,
   always = false,
 ): Promise<FileView | null> {
+  if (text.length > FILE_MAX_CHARS) return null;
   const lines = fileLines(text);
   if (lines.length <= thresholds.lines && text.length <= thresholds.chars) return null;
   if (hasPointer(text)) return null;

@@ -10,7 +10,6 @@ import type { CommandFilter } from "../core/filter.ts";
 import type { Plugin } from "../core/plugin.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
 import { familyOf, toolName } from "../core/command.ts";
-import { isFile } from "../core/paths.ts";
 import { decodeText } from "../core/text.ts";
 import { quoteArgv } from "../core/shell.ts";
 import { readCapped, type Started, startProcess } from "../core/spawn.ts";
@@ -36,7 +35,7 @@ export async function main(
   const started = performance.now();
   const b = await boot(plugins);
   // `cat` of one regular file is read the way a host's whole-file Read is.
-  if (_catOfOneFile(argv)) {
+  if (_catOfOneFile(argv, b.config.cmd.maxFilterMb * 1024 * 1024)) {
     const { viewForAgent } = await import("./_file_view.ts");
     const answer = await viewForAgent(b, argv[1], {}, {
       surface: "cli",
@@ -106,11 +105,13 @@ export async function main(
   return { code: status.code, signal: status.signal };
 }
 
-// `cat FILE`: one operand, no option, a regular UTF-8 file (anything else runs cat itself).
-function _catOfOneFile(argv: readonly string[]): boolean {
+// `cat FILE`: one operand, no option, a regular UTF-8 file of at most `max` bytes (anything
+// else runs cat itself, streamed as any unfiltered output is).
+function _catOfOneFile(argv: readonly string[], max: number): boolean {
   if (argv.length !== 2 || toolName(argv[0]) !== "cat" || argv[1].startsWith("-")) return false;
-  if (!isFile(argv[1])) return false;
   try {
+    const info = Deno.statSync(argv[1]);
+    if (!info.isFile || info.size > max) return false;
     return decodeText(Deno.readFileSync(argv[1])) !== null;
   } catch {
     return false;
