@@ -81,6 +81,69 @@ function _text(content: unknown): string {
   return "";
 }
 
+/** A tool call the stand-in's reply asks for. */
+export interface Call {
+  /** The `tool_use` id. */
+  readonly id: string;
+  /** The tool's name. */
+  readonly name: string;
+  /** Its input. */
+  readonly input: unknown;
+}
+
+/**
+ * The assistant's reply to the Messages request `body`, streamed when it asked to be: a
+ * `tool_use` of `call`, or, with `null`, a closing "done".
+ */
+export function assistantReply(body: Record<string, unknown>, call: Call | null): Response {
+  const block = call
+    ? { type: "tool_use", id: call.id, name: call.name, input: {} }
+    : { type: "text", text: "" };
+  const delta = call
+    ? { type: "input_json_delta", partial_json: JSON.stringify(call.input) }
+    : { type: "text_delta", text: "done" };
+  const stop = call ? "tool_use" : "end_turn";
+  if (!body.stream) {
+    return Response.json({
+      id: "msg_rtok",
+      type: "message",
+      role: "assistant",
+      model: body.model,
+      content: [call ? { ...block, input: call.input } : { type: "text", text: "done" }],
+      stop_reason: stop,
+      stop_sequence: null,
+      usage: { input_tokens: 12, output_tokens: 6 },
+    });
+  }
+  return new Response(
+    _sse([
+      {
+        type: "message_start",
+        message: {
+          id: "msg_rtok",
+          type: "message",
+          role: "assistant",
+          model: body.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 12, output_tokens: 1 },
+        },
+      },
+      { type: "content_block_start", index: 0, content_block: block },
+      { type: "content_block_delta", index: 0, delta },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "message_delta",
+        delta: { stop_reason: stop, stop_sequence: null },
+        usage: { output_tokens: 6 },
+      },
+      { type: "message_stop" },
+    ]),
+    { headers: { "content-type": "text/event-stream" } },
+  );
+}
+
 /** Starts the stand-in on a free loopback port. */
 export function startStandIn(): StandIn {
   const requests: Recorded[] = [];
@@ -101,53 +164,7 @@ export function startStandIn(): StandIn {
     const tools = (body.tools ?? []) as { name?: string }[];
     const ask = !answered && tools.some((t) => t.name === "Bash");
     const input = { command: state.command, description: "Run the command" };
-    const block = ask
-      ? { type: "tool_use", id: "toolu_rtok_1", name: "Bash", input: {} }
-      : { type: "text", text: "" };
-    const delta = ask
-      ? { type: "input_json_delta", partial_json: JSON.stringify(input) }
-      : { type: "text_delta", text: "done" };
-    const stop = ask ? "tool_use" : "end_turn";
-    const usage = { input_tokens: 12, output_tokens: 6 };
-    if (!body.stream) {
-      return Response.json({
-        id: "msg_rtok",
-        type: "message",
-        role: "assistant",
-        model: body.model,
-        content: [ask ? { ...block, input } : { type: "text", text: "done" }],
-        stop_reason: stop,
-        stop_sequence: null,
-        usage,
-      });
-    }
-    return new Response(
-      _sse([
-        {
-          type: "message_start",
-          message: {
-            id: "msg_rtok",
-            type: "message",
-            role: "assistant",
-            model: body.model,
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 12, output_tokens: 1 },
-          },
-        },
-        { type: "content_block_start", index: 0, content_block: block },
-        { type: "content_block_delta", index: 0, delta },
-        { type: "content_block_stop", index: 0 },
-        {
-          type: "message_delta",
-          delta: { stop_reason: stop, stop_sequence: null },
-          usage: { output_tokens: 6 },
-        },
-        { type: "message_stop" },
-      ]),
-      { headers: { "content-type": "text/event-stream" } },
-    );
+    return assistantReply(body, ask ? { id: "toolu_rtok_1", name: "Bash", input } : null);
   });
   const standIn: StandIn = {
     url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
@@ -239,51 +256,9 @@ export function startScriptedStandIn(steps: readonly Step[]): ScriptedStandIn {
     }
     const done = blocks(rec).filter((b) => b.type === "tool_result").length;
     const step = done < steps.length && (body.tools as unknown[] ?? []).length ? steps[done] : null;
-    const block = step
-      ? { type: "tool_use", id: `toolu_rtok_${done + 1}`, name: step.tool, input: {} }
-      : { type: "text", text: "" };
-    const delta = step
-      ? { type: "input_json_delta", partial_json: JSON.stringify(step.input) }
-      : { type: "text_delta", text: "done" };
-    const stop = step ? "tool_use" : "end_turn";
-    if (!body.stream) {
-      return Response.json({
-        id: "msg_rtok",
-        type: "message",
-        role: "assistant",
-        model: body.model,
-        content: [step ? { ...block, input: step.input } : { type: "text", text: "done" }],
-        stop_reason: stop,
-        stop_sequence: null,
-        usage: { input_tokens: 12, output_tokens: 6 },
-      });
-    }
-    return new Response(
-      _sse([
-        {
-          type: "message_start",
-          message: {
-            id: "msg_rtok",
-            type: "message",
-            role: "assistant",
-            model: body.model,
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 12, output_tokens: 1 },
-          },
-        },
-        { type: "content_block_start", index: 0, content_block: block },
-        { type: "content_block_delta", index: 0, delta },
-        { type: "content_block_stop", index: 0 },
-        {
-          type: "message_delta",
-          delta: { stop_reason: stop, stop_sequence: null },
-          usage: { output_tokens: 6 },
-        },
-        { type: "message_stop" },
-      ]),
-      { headers: { "content-type": "text/event-stream" } },
+    return assistantReply(
+      body,
+      step ? { id: `toolu_rtok_${done + 1}`, name: step.tool, input: step.input } : null,
     );
   });
   const isContext = (text: string) => /^PostToolUse:\S+ hook additional context: /.test(text);

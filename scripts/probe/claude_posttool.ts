@@ -27,33 +27,13 @@
  * @module
  */
 
-import { CLAUDE_CODE_VERSION, claudeBinary, runClaude, type StandIn } from "../../tests/_claude.ts";
-import { run } from "../../tests/_helpers.ts";
-
-/** `runClaude` with extra arguments before `-p`; same environment. */
-async function runClaudeWith(
-  bin: string,
-  standIn: StandIn,
-  cwd: string,
-  env: Record<string, string>,
-  args: readonly string[],
-): Promise<{ code: number; result: Record<string, unknown> | null; err: string }> {
-  const r = await run(bin, [...args, "-p", "Run the command, please.", "--output-format", "json"], {
-    cwd,
-    env: {
-      ANTHROPIC_BASE_URL: standIn.url,
-      ANTHROPIC_API_KEY: "sk-rtok-test",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_AUTOUPDATER: "1",
-      ...env,
-    },
-  });
-  let result: Record<string, unknown> | null = null;
-  try {
-    result = JSON.parse(r.out);
-  } catch { /* reported through err */ }
-  return { code: r.code, result, err: r.err + (result ? "" : r.out) };
-}
+import {
+  assistantReply,
+  CLAUDE_CODE_VERSION,
+  claudeBinary,
+  runClaude,
+  type StandIn,
+} from "../../tests/_claude.ts";
 
 /** One scripted session: the tool call the stand-in asks for and how the hook answers. */
 interface Case {
@@ -542,8 +522,6 @@ interface Req {
 function startScriptedStandIn(): StandIn & { call: { name: string; input: unknown } } {
   const requests: Req[] = [];
   const call = { name: "Bash", input: {} as unknown };
-  const sse = (events: Record<string, unknown>[]) =>
-    events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const url = new URL(req.url);
     const body = req.method === "POST"
@@ -558,52 +536,7 @@ function startScriptedStandIn(): StandIn & { call: { name: string; input: unknow
     const answered = JSON.stringify(body.messages ?? []).includes('"tool_result"');
     const tools = (body.tools ?? []) as { name?: string }[];
     const ask = !answered && tools.some((t) => t.name === call.name);
-    const block = ask
-      ? { type: "tool_use", id: TOOL_ID, name: call.name, input: {} }
-      : { type: "text", text: "" };
-    const delta = ask
-      ? { type: "input_json_delta", partial_json: JSON.stringify(call.input) }
-      : { type: "text_delta", text: "done" };
-    const stop = ask ? "tool_use" : "end_turn";
-    if (!body.stream) {
-      return Response.json({
-        id: "msg_probe",
-        type: "message",
-        role: "assistant",
-        model: body.model,
-        content: [ask ? { ...block, input: call.input } : { type: "text", text: "done" }],
-        stop_reason: stop,
-        stop_sequence: null,
-        usage: { input_tokens: 12, output_tokens: 6 },
-      });
-    }
-    return new Response(
-      sse([
-        {
-          type: "message_start",
-          message: {
-            id: "msg_probe",
-            type: "message",
-            role: "assistant",
-            model: body.model,
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 12, output_tokens: 1 },
-          },
-        },
-        { type: "content_block_start", index: 0, content_block: block },
-        { type: "content_block_delta", index: 0, delta },
-        { type: "content_block_stop", index: 0 },
-        {
-          type: "message_delta",
-          delta: { stop_reason: stop, stop_sequence: null },
-          usage: { output_tokens: 6 },
-        },
-        { type: "message_stop" },
-      ]),
-      { headers: { "content-type": "text/event-stream" } },
-    );
+    return assistantReply(body, ask ? { id: TOOL_ID, name: call.name, input: call.input } : null);
   });
   return {
     url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
@@ -745,9 +678,7 @@ async function main(): Promise<void> {
       ENABLE_TOOL_SEARCH: "false",
       ...JSON.parse(Deno.env.get("PROBE_EXTRA_ENV") ?? "{}"),
     };
-    const r = c.args
-      ? await runClaudeWith(claude, api, project, env, c.args)
-      : await runClaude(claude, api, project, env);
+    const r = await runClaude(claude, api, project, env, c.args ?? []);
     const events = [...Deno.readDirSync(`${probe}/events`)].map((e) => e.name).sort().map((n) => {
       const text = Deno.readTextFileSync(`${probe}/events/${n}`);
       try {
