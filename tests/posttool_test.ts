@@ -166,8 +166,27 @@ Deno.test("ranged, short, disabled and rtok's own results go through untouched",
   await t.step("RTOK_DISABLED=1", async () => {
     strictEqual(await w.answer(read(`${path}x`, text), { RTOK_DISABLED: "1" }), "");
   });
-  await t.step("an rtok command's output", async () => {
-    strictEqual(await w.answer(bash("rtok git log", "x\n".repeat(600))), "");
+  for (
+    const line of [
+      "rtok git log",
+      "cd sub && /home/u/.deno/bin/rtok git status -s",
+      "deno run cli.ts ls",
+    ]
+  ) {
+    await t.step(`an rtok command's output: ${line}`, async () => {
+      strictEqual(await w.answer(bash(line, "x\n".repeat(600))), "");
+    });
+  }
+  await t.step("rtok's own MCP tools", async () => {
+    const ev = {
+      tool_name: "mcp__rtok__rtok_run",
+      tool_input: {},
+      tool_response: [{ type: "text", text: "y\n".repeat(900) }],
+    };
+    strictEqual(await w.answer(ev), "");
+  });
+  await t.step("an output that only mentions rtok is still compressed", async () => {
+    ok(await w.answer(bash("cat notes.txt | grep -v rtoken", "rtok line\n".repeat(900))));
   });
   await t.step("output that carries a pointer line", async () => {
     const out = "line\n".repeat(300) + "[rtok: cut 3 lines; raw: rtok expand 0123456789ab]\n";

@@ -49,10 +49,15 @@ export const posttoolPlugin: Plugin = {
   },
 };
 
-// Output rtok made (a pointer line, or an `rtok …` command's) and short output are left alone.
+// An rtok command anywhere in a line (`cd x && rtok git log`, by path or through cli.ts).
+const _RTOK_COMMAND = /(?:^|[\s;&|(/'"])(?:rtok|cli\.ts)['"]?(?:\s|$)/;
+
+// Output rtok made (a pointer line, an `rtok …` command's, rtok's own MCP server's) and short
+// output are left alone.
 function _worthReading(r: ToolResult): boolean {
   if (r.text.length < POSTTOOL_MIN_CHARS) return false;
-  if (r.kind === "shell" && /^\s*(?:\S*\/)?rtok(?:\s|$)/.test(r.command ?? "")) return false;
+  if (r.kind === "shell" && _RTOK_COMMAND.test(r.command ?? "")) return false;
+  if (r.kind === "mcp" && r.tool.startsWith("mcp__rtok__")) return false;
   return !hasPointer(r.text);
 }
 
