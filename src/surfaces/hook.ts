@@ -197,6 +197,28 @@ export async function recordHookFailure(
   } catch { /* the agent goes on either way */ }
 }
 
+/**
+ * Answers one event and records what went wrong (one failures row each), the way every
+ * transport of the hook does: the command's stdin, the server's request body. Never rejects
+ * for the event's sake; returns the answer, or `""`.
+ */
+export async function answerAndRecord(input: Uint8Array, deps: HookDeps): Promise<string> {
+  const result = await answerClaudeHook(input, deps);
+  const errors = deps.registry.errors.splice(0);
+  const problems = [
+    ...(result.failure ? [result.failure] : []),
+    ...errors.map((e) =>
+      `${
+        e.error instanceof Error ? e.error.message : String(e.error)
+      } (plugin ${e.plugin}, ${e.event})`
+    ),
+  ];
+  for (const problem of problems) {
+    await recordHookFailure(deps, sessionOf(input), "hook claude", problem);
+  }
+  return result.answer;
+}
+
 /** Runs `rtok hook claude`: always exit 0. */
 export async function main(args: readonly string[]): Promise<number> {
   if (args[0] !== "claude" || args.length > 1) {
@@ -208,23 +230,8 @@ export async function main(args: readonly string[]): Promise<number> {
   let deps: HookDeps | null = null;
   try {
     deps = await liveDeps(env);
-    const input = readStdinCapped(MAX_HOOK_INPUT);
-    const result = await answerClaudeHook(input, deps);
-    const errors = deps.registry.errors.splice(0);
-    if (result.answer) {
-      Deno.stdout.writeSync(new TextEncoder().encode(result.answer + "\n"));
-    }
-    const problems = [
-      ...(result.failure ? [result.failure] : []),
-      ...errors.map((e) =>
-        `${
-          e.error instanceof Error ? e.error.message : String(e.error)
-        } (plugin ${e.plugin}, ${e.event})`
-      ),
-    ];
-    for (const problem of problems) {
-      await recordHookFailure(deps, sessionOf(input), "hook claude", problem);
-    }
+    const answer = await answerAndRecord(readStdinCapped(MAX_HOOK_INPUT), deps);
+    if (answer) Deno.stdout.writeSync(new TextEncoder().encode(answer + "\n"));
   } catch (e) {
     // Reached only when stdout or the plugins' set-up themselves fail: still exit 0.
     warn(`hook: ${(e as Error).message}`);

@@ -102,6 +102,11 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env"],
     load: () => _load<typeof import("./search_cmd.ts")>("./search_cmd.ts"),
   },
+  // The hook as a resident loopback server: listens, reads settings, appends to the spool.
+  serve: {
+    permissions: ["read", "write", "env", "net"],
+    load: () => _load<typeof import("./serve.ts")>("./serve.ts"),
+  },
   // Runs the installed hook to see that it answers.
   doctor: {
     permissions: ["read", "write", "env", "run"],

@@ -1,0 +1,225 @@
+/**
+ * `rtok serve`: the Claude Code hook as a resident server on loopback, so a hook call costs a
+ * request to a process that is already warm (settings, rules, filters, the content engine,
+ * the grammars) instead of a Deno start-up. Claude Code's `"type": "http"` hooks POST the
+ * same JSON event the command hook reads on stdin; the answer is the same JSON, from the same
+ * handler (`answerAndRecord`). Only requests carrying the secret in `$RTOK_HOME/serve.json`
+ * (owner-only; `rtok init` writes it into the hooks' headers) are answered.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { type Config, configPath, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
+import { rtokEnv } from "../core/env.ts";
+import { joinPath } from "../core/paths.ts";
+import { answerAndRecord, makeHookDeps, MAX_HOOK_INPUT, recordHookFailure } from "./hook.ts";
+import { VERSION } from "./_help.ts";
+import { print, warn } from "./_io.ts";
+
+/** `rtok serve --help`. */
+export const SERVE_HELP = `rtok serve: the Claude Code hook as a resident server on loopback
+
+Usage: rtok serve [--port N] [--idle-minutes M]
+
+  POST /hook/claude   one hook event (the JSON Claude Code sends); the answer as
+                      rtok hook claude prints it ({} for none)
+  GET  /health        {"version", "pid"}
+Both need "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
+(made on first start, owner-only). --port: default 0 (any free port); the port in use
+is written to serve.json. The server exits after --idle-minutes without a request
+(default 120). A second rtok serve while one answers says so and exits 0.
+`;
+
+/** What `serve.json` holds. */
+export interface ServeState {
+  /** The port the server listens on (0 before one started). */
+  readonly port: number;
+  /** The bearer secret requests must carry. */
+  readonly secret: string;
+  /** The server's process id. */
+  readonly pid: number;
+  /** The rtok version that wrote it. */
+  readonly version: string;
+}
+
+/** Where the server's state lives inside `home`. */
+export function serveStatePath(home: string): string {
+  return joinPath(home, "serve.json");
+}
+
+/** The state in `home`, or `null` when there is none or it does not parse. */
+export function readServeState(home: string): ServeState | null {
+  try {
+    const s = JSON.parse(Deno.readTextFileSync(serveStatePath(home)));
+    if (typeof s.secret !== "string" || typeof s.port !== "number") return null;
+    return s as ServeState;
+  } catch {
+    return null;
+  }
+}
+
+function _writeState(home: string, state: ServeState): void {
+  Deno.mkdirSync(home, { recursive: true, mode: 0o700 });
+  const path = serveStatePath(home);
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  Deno.writeTextFileSync(tmp, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
+  Deno.renameSync(tmp, path);
+}
+
+function _newSecret(): string {
+  return Array.from(
+    crypto.getRandomValues(new Uint8Array(24)),
+    (b) => b.toString(16).padStart(2, "0"),
+  )
+    .join("");
+}
+
+/** True when a server answers on `state`'s port with its secret. */
+export async function serverAnswers(state: ServeState, timeoutMs = 500): Promise<boolean> {
+  if (!state.port) return false;
+  try {
+    const r = await fetch(`http://127.0.0.1:${state.port}/health`, {
+      headers: { authorization: `Bearer ${state.secret}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await r.body?.cancel();
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
+// The body, at most MAX_HOOK_INPUT bytes and within `ms`; `null` past either.
+async function _body(req: Request, ms: number): Promise<Uint8Array | null> {
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const timer = setTimeout(() => reader.cancel().catch(() => {}), ms);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > MAX_HOOK_INPUT) {
+        await reader.cancel();
+        return null;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** How long a request body may take to arrive. */
+const _BODY_MS = 2_000;
+
+/** Runs `rtok serve` until it has been idle long enough; returns the exit code. */
+export async function main(args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      port: { type: "string" },
+      "idle-minutes": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    await print(SERVE_HELP);
+    return 0;
+  }
+  const port = _whole("--port", values.port ?? "0", 0, 65535);
+  const idleMs = _whole("--idle-minutes", values["idle-minutes"] ?? "120", 1, 10_080) * 60_000;
+  const home = rtokHome();
+  const before = readServeState(home);
+  if (before && await serverAnswers(before)) {
+    await print(`rtok serve: already answering on port ${before.port} (pid ${before.pid})\n`);
+    return 0;
+  }
+  const secret = before?.secret ?? _newSecret();
+  const env = rtokEnv();
+  let config: Config = defaultConfig();
+  let configStamp = -1;
+  // Settings and filters are re-read by the handlers per event; the config file when it changes.
+  const currentConfig = async (): Promise<Config> => {
+    let stamp = 0;
+    try {
+      stamp = Deno.statSync(configPath(home)).mtime?.getTime() ?? 0;
+    } catch { /* no config file: the defaults */ }
+    if (stamp !== configStamp) {
+      configStamp = stamp;
+      try {
+        config = await loadConfig(home);
+      } catch (e) {
+        warn(`${(e as Error).message}; using the defaults`);
+        config = defaultConfig();
+      }
+    }
+    return config;
+  };
+  const stop = new AbortController();
+  let idle = setTimeout(() => stop.abort(), idleMs);
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => stop.abort(), idleMs);
+  };
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port,
+    signal: stop.signal,
+    onListen() {},
+  }, async (req) => {
+    touch();
+    if (req.headers.get("authorization") !== `Bearer ${secret}`) {
+      await req.body?.cancel();
+      return new Response("rtok serve: the secret is missing or wrong\n", { status: 401 });
+    }
+    const url = new URL(req.url);
+    if (req.method === "GET" && url.pathname === "/health") {
+      return Response.json({ version: VERSION, pid: Deno.pid });
+    }
+    if (req.method !== "POST" || url.pathname !== "/hook/claude") {
+      await req.body?.cancel();
+      return new Response("rtok serve: POST /hook/claude or GET /health\n", { status: 404 });
+    }
+    const body = await _body(req, _BODY_MS);
+    const deps = makeHookDeps({ config: await currentConfig(), home, env });
+    // Too big or too slow: no opinion, like an event the command hook could not read.
+    if (body === null) {
+      await recordHookFailure(
+        deps,
+        null,
+        "hook claude",
+        `the event is over ${MAX_HOOK_INPUT} bytes or took over ${_BODY_MS} ms to arrive; not read`,
+      );
+    }
+    const answer = body === null ? "" : await answerAndRecord(body, deps);
+    return new Response(answer || "{}", { headers: { "content-type": "application/json" } });
+  });
+  const addr = server.addr as Deno.NetAddr;
+  _writeState(home, { port: addr.port, secret, pid: Deno.pid, version: VERSION });
+  await print(`rtok serve: answering on 127.0.0.1:${addr.port} (pid ${Deno.pid})\n`);
+  await server.finished;
+  clearTimeout(idle);
+  return 0;
+}
+
+function _whole(flag: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw new RangeError(`${flag} "${value}": expected a whole number from ${min} to ${max}`);
+  }
+  return n;
+}

@@ -1,0 +1,197 @@
+import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { claudeBinary, runClaude, startScriptedStandIn } from "./_claude.ts";
+import { buildLab, CLI, denoDir, drain, rtok, RTOK_PERMS, run, tempDir } from "./_helpers.ts";
+import { storePath } from "../src/core/store.ts";
+import type { ServeState } from "../src/surfaces/serve.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+interface Server extends AsyncDisposable {
+  readonly state: ServeState;
+  readonly url: string;
+  post(body: BodyInit, secret?: string): Promise<Response>;
+}
+
+// `rtok serve` in a child process, ready once serve.json names its port.
+async function startServer(rtokHome: string, env: Record<string, string>): Promise<Server> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...RTOK_PERMS, "--config", `${ROOT}deno.json`, CLI, "serve"],
+    env: { ...env, RTOK_HOME: rtokHome, DENO_DIR: await denoDir() },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const { value } = await lines.read();
+  match(value ?? "", /^rtok serve: answering on 127\.0\.0\.1:\d+/);
+  const state = JSON.parse(Deno.readTextFileSync(`${rtokHome}/serve.json`)) as ServeState;
+  const url = `http://127.0.0.1:${state.port}`;
+  return {
+    state,
+    url,
+    post: (body, secret = state.secret) =>
+      fetch(`${url}/hook/claude`, {
+        method: "POST",
+        body,
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      }),
+    async [Symbol.asyncDispose]() {
+      child.kill("SIGTERM");
+      await lines.cancel();
+      await child.stderr.cancel();
+      await child.status;
+    },
+  };
+}
+
+function world(tmp: string) {
+  const home = `${tmp}/home`;
+  const bin = `${tmp}/bin`;
+  Deno.mkdirSync(`${home}/.claude`, { recursive: true });
+  Deno.mkdirSync(bin);
+  Deno.writeTextFileSync(`${bin}/rtok`, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  Deno.writeTextFileSync(`${home}/.claude/settings.json`, "{}");
+  return { HOME: home, PATH: `${bin}:${Deno.env.get("PATH") ?? ""}` };
+}
+
+function failures(home: string): string[] {
+  drain(home);
+  const db = new DatabaseSync(storePath(home), { readOnly: true });
+  try {
+    return db.prepare("SELECT error FROM failures ORDER BY id").all().map((r) => String(r.error));
+  } finally {
+    db.close();
+  }
+}
+
+const bashEvent = (command: string, cwd: string) =>
+  JSON.stringify({
+    session_id: "s-serve",
+    cwd,
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command, description: "d" },
+  });
+
+Deno.test("rtok serve answers a hook event as rtok hook claude does, and only with its secret", async () => {
+  using tmp = tempDir();
+  const env = world(tmp.path);
+  const home = `${tmp.path}/rtok`;
+  await using server = await startServer(home, env);
+  const health = await fetch(`${server.url}/health`, {
+    headers: { authorization: `Bearer ${server.state.secret}` },
+  });
+  deepStrictEqual((await health.json()).version, "0.1.0");
+  const event = bashEvent("git status && git log -5", tmp.path);
+  const served = await (await server.post(event)).text();
+  const command = await rtok(home, ["hook", "claude"], { env, cwd: tmp.path, stdin: event });
+  strictEqual(served, command.out.trimEnd(), "the same answer from both transports");
+  ok(JSON.parse(served).hookSpecificOutput.updatedInput.command.includes("rtok git status"));
+  const wrong = await server.post(event, "not-the-secret");
+  strictEqual(wrong.status, 401);
+  await wrong.body?.cancel();
+  const none = await fetch(`${server.url}/hook/claude`, { method: "POST", body: event });
+  strictEqual(none.status, 401);
+  await none.body?.cancel();
+  const again = await rtok(home, ["serve"], { env });
+  strictEqual(again.code, 0);
+  match(again.out, /already answering on port \d+/);
+});
+
+Deno.test("rtok serve answers garbage and oversized bodies with no opinion, records each, and goes on", async () => {
+  using tmp = tempDir();
+  const env = world(tmp.path);
+  const home = `${tmp.path}/rtok`;
+  await using server = await startServer(home, env);
+  for (const body of ["not json", "{}", new Uint8Array(1024 * 1024 + 10).fill(32)]) {
+    const r = await server.post(body);
+    strictEqual(r.status, 200);
+    strictEqual(await r.text(), "{}");
+  }
+  const ok2 = await (await server.post(bashEvent("git log -3", tmp.path))).json();
+  ok(ok2.hookSpecificOutput.updatedInput.command.includes("rtok git log"), "still answering");
+  const rows = failures(home);
+  strictEqual(rows.length, 3, rows.join("\n"));
+  match(rows[0], /not valid JSON/);
+  match(rows[2], /over 1048576 bytes/);
+});
+
+Deno.test({
+  name: "Claude Code's HTTP hooks through rtok serve rewrite its commands and compress its reads",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const claude = await claudeBinary();
+    using tmp = tempDir();
+    // The rewritten command runs the installed rtok, as a user has it.
+    const root = `${tmp.path}/root`;
+    const installed = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], {
+      cwd: ROOT,
+    });
+    strictEqual(installed.code, 0, installed.err);
+    const denoBin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+    const env = {
+      ...world(tmp.path),
+      PATH: `${root}/bin:${denoBin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+    };
+    const home = `${tmp.path}/rtok`;
+    const lab = `${tmp.path}/lab`;
+    await buildLab(lab);
+    const module = [
+      "// m",
+      ...Array.from(
+        { length: 40 },
+        (
+          _,
+          i,
+        ) => [
+          `export function task${i}(x: number): number {`,
+          ...Array(7).fill("  x = x + 1;"),
+          "  return x;",
+          "}",
+        ],
+      ).flat(),
+    ].join("\n") + "\n";
+    Deno.writeTextFileSync(`${lab}/tasks.ts`, module);
+    await using server = await startServer(home, env);
+    const hook = {
+      type: "http",
+      url: `${server.url}/hook/claude`,
+      headers: { Authorization: `Bearer ${server.state.secret}` },
+      timeout: 10,
+    };
+    Deno.writeTextFileSync(
+      `${env.HOME}/.claude/settings.json`,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [hook] }],
+          PostToolUse: [{ matcher: "*", hooks: [hook] }],
+        },
+      }),
+    );
+    await using api = startScriptedStandIn([
+      { tool: "Bash", input: { command: "git log", description: "log" } },
+      { tool: "Read", input: { file_path: `${lab}/tasks.ts` } },
+    ]);
+    const r = await runClaude(claude, api, lab, {
+      ...env,
+      RTOK_HOME: home,
+      DENO_DIR: await denoDir(),
+    }, ["--allowedTools", "Read,Bash"]);
+    strictEqual(r.result?.is_error, false, r.err);
+    const [log, read] = api.results();
+    match(log, /\[rtok: cut .*; raw: rtok expand [0-9a-f]+\]/, "git log ran as rtok git log");
+    const shown = read.split("\n");
+    ok(shown.length <= 30, `${shown.length} lines shown`);
+    const lines = module.split("\n");
+    for (const line of shown) {
+      const m = /^(\d+)\t(.*)$/s.exec(line);
+      ok(m && m[2] === lines[Number(m[1]) - 1], `true line: ${line}`);
+    }
+    const context = api.contexts().join("\n");
+    for (let i = 0; i < 40; i++) {
+      ok(context.includes(`function task${i} L${2 + i * 10}-${11 + i * 10}`), `task${i}`);
+    }
+  },
+});
