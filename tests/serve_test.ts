@@ -195,3 +195,36 @@ Deno.test({
     }
   },
 });
+
+Deno.test("rtok serve --ensure starts one server, detached, and returns at once; again, it starts none", async () => {
+  using tmp = tempDir();
+  const env = world(tmp.path);
+  const home = `${tmp.path}/rtok`;
+  const first = await rtok(home, ["serve", "--ensure"], { env });
+  strictEqual(first.code, 0, first.err);
+  let state: ServeState | null = null;
+  for (let i = 0; i < 100 && state === null; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      const s = JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)) as ServeState;
+      const h = await fetch(`http://127.0.0.1:${s.port}/health`, {
+        headers: { authorization: `Bearer ${s.secret}` },
+      });
+      if (h.ok) state = s;
+      await h.body?.cancel();
+    } catch { /* not up yet */ }
+  }
+  ok(state, "a server answers after --ensure");
+  try {
+    const again = await rtok(home, ["serve", "--ensure"], { env });
+    strictEqual(again.code, 0, again.err);
+    await new Promise((r) => setTimeout(r, 300));
+    strictEqual(
+      JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)).pid,
+      state.pid,
+      "the same one",
+    );
+  } finally {
+    Deno.kill(state.pid, "SIGTERM");
+  }
+});

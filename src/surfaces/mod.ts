@@ -102,9 +102,10 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env"],
     load: () => _load<typeof import("./search_cmd.ts")>("./search_cmd.ts"),
   },
-  // The hook as a resident loopback server: listens, reads settings, appends to the spool.
+  // The hook as a resident loopback server: listens, reads settings, appends to the spool;
+  // `--ensure` starts one (run).
   serve: {
-    permissions: ["read", "write", "env", "net"],
+    permissions: ["read", "write", "env", "net", "run"],
     load: () => _load<typeof import("./serve.ts")>("./serve.ts"),
   },
   // Runs the installed hook to see that it answers.

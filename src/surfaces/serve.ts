@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { type Config, configPath, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { rtokEnv } from "../core/env.ts";
 import { joinPath } from "../core/paths.ts";
+import { selfArgv } from "../core/self.ts";
 import { answerAndRecord, makeHookDeps, MAX_HOOK_INPUT, recordHookFailure } from "./hook.ts";
 import { VERSION } from "./_help.ts";
 import { print, warn } from "./_io.ts";
@@ -20,15 +21,22 @@ import { print, warn } from "./_io.ts";
 /** `rtok serve --help`. */
 export const SERVE_HELP = `rtok serve: the Claude Code hook as a resident server on loopback
 
-Usage: rtok serve [--port N] [--idle-minutes M]
+Usage: rtok serve [--port N] [--idle-minutes M] [--ensure]
 
   POST /hook/claude   one hook event (the JSON Claude Code sends); the answer as
                       rtok hook claude prints it ({} for none)
   GET  /health        {"version", "pid"}
+
 Both need "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
-(made on first start, owner-only). --port: default 0 (any free port); the port in use
-is written to serve.json. The server exits after --idle-minutes without a request
-(default 120). A second rtok serve while one answers says so and exits 0.
+(made on first start, owner-only).
+
+  --port N            default: the port in serve.json, else any free one; the
+                      port in use is written to serve.json
+  --idle-minutes M    exit after M minutes without a request (default 120)
+  --ensure            start one, detached, unless one answers, and return at
+                      once (for a SessionStart hook)
+
+A second rtok serve while one answers says so and exits 0.
 `;
 
 /** What `serve.json` holds. */
@@ -132,6 +140,7 @@ export async function main(args: readonly string[]): Promise<number> {
     options: {
       port: { type: "string" },
       "idle-minutes": { type: "string" },
+      ensure: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -140,10 +149,12 @@ export async function main(args: readonly string[]): Promise<number> {
     await print(SERVE_HELP);
     return 0;
   }
-  const port = _whole("--port", values.port ?? "0", 0, 65535);
   const idleMs = _whole("--idle-minutes", values["idle-minutes"] ?? "120", 1, 10_080) * 60_000;
   const home = rtokHome();
   const before = readServeState(home);
+  // The port the hooks in the settings name: the last one, unless another is asked for.
+  const port = _whole("--port", values.port ?? String(before?.port ?? 0), 0, 65535);
+  if (values.ensure) return await _ensure(home, before, args.filter((a) => a !== "--ensure"));
   if (before && await serverAnswers(before)) {
     await print(`rtok serve: already answering on port ${before.port} (pid ${before.pid})\n`);
     return 0;
@@ -213,6 +224,27 @@ export async function main(args: readonly string[]): Promise<number> {
   await print(`rtok serve: answering on 127.0.0.1:${addr.port} (pid ${Deno.pid})\n`);
   await server.finished;
   clearTimeout(idle);
+  return 0;
+}
+
+// A server answering already: nothing to do. Else one is started detached (its output to
+// nowhere, its life its own) and this returns at once: a session start must not wait on it.
+async function _ensure(
+  home: string,
+  state: ServeState | null,
+  args: readonly string[],
+): Promise<number> {
+  if (state && await serverAnswers(state, 300)) return 0;
+  const [program, ...rest] = selfArgv();
+  const child = new Deno.Command(program, {
+    args: [...rest, "serve", ...args],
+    env: { RTOK_HOME: home },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  child.unref();
   return 0;
 }
 
