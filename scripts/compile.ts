@@ -25,6 +25,8 @@ const out = await new Deno.Command(Deno.execPath(), {
     "src/surfaces/",
     "--include",
     "src/plugins/",
+    "--include",
+    "src/content/",
     "--output",
     target,
     "cli.ts",

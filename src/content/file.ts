@@ -13,6 +13,7 @@
 
 import type { TextClass } from "../core/tokens.ts";
 import { estimate } from "../core/tokens.ts";
+import { lazyImport } from "../core/lazy.ts";
 import { hasPointer, withPointer } from "../core/pointer.ts";
 import { plural } from "../core/text.ts";
 import { classifyFile, type FileKind } from "./text_kind.ts";
@@ -131,6 +132,10 @@ function _about(path: string, lines: number, chars: number, shown: number): stri
     `A read with an offset and a limit returns exact lines.]`;
 }
 
+// Each kind's reader loads when a file of that kind is viewed, and only then is its graph
+// (a parser, an npm package) walked.
+const _lazy = <M>(path: string): Promise<M> => lazyImport<M>(new URL(path, import.meta.url));
+
 interface _Rest {
   readonly kind: FileKind;
   readonly text: string;
@@ -145,7 +150,9 @@ async function _rest(
 ): Promise<_Rest | null> {
   switch (kind) {
     case "code": {
-      const { outlineOf, renderOutline } = await import("./outline/outline.ts");
+      const { outlineOf, renderOutline } = await _lazy<typeof import("./outline/outline.ts")>(
+        "./outline/outline.ts",
+      );
       const o = await outlineOf(path, text);
       if (o.problem) {
         throw new Error(
@@ -161,17 +168,19 @@ async function _rest(
       };
     }
     case "json": {
-      const { compressJson } = await import("./json_structure.ts");
+      const { compressJson } = await _lazy<typeof import("./json_structure.ts")>(
+        "./json_structure.ts",
+      );
       const r = compressJson(text);
       return r ? { kind, text: r.text, cut: r.cut } : _text(text);
     }
     case "log": {
-      const { compressLog } = await import("./log_levels.ts");
+      const { compressLog } = await _lazy<typeof import("./log_levels.ts")>("./log_levels.ts");
       const r = compressLog(text);
       return r ? { kind, text: r.text, cut: r.cut } : _text(text);
     }
     case "lockfile": {
-      const { compressLockfile } = await import("./lockfile.ts");
+      const { compressLockfile } = await _lazy<typeof import("./lockfile.ts")>("./lockfile.ts");
       const r = compressLockfile(path, text);
       return r ? { kind, text: r.text, cut: r.cut } : _text(text);
     }

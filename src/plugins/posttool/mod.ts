@@ -15,6 +15,7 @@ import type {
   SessionEvent,
 } from "../../core/plugin.ts";
 import type { ToolKind, ToolResult } from "../../core/tool_result.ts";
+import { lazyImport } from "../../core/lazy.ts";
 import { hasPointer } from "../../core/pointer.ts";
 import { noteTurn } from "./session.ts";
 import { type PosttoolSettings, readSettings } from "./settings.ts";
@@ -39,8 +40,11 @@ export const posttoolPlugin: Plugin = {
     if (!r || !_worthReading(r)) return null;
     const settings = readSettings(ctx.pluginConfig("posttool"));
     if (!settings.tools[_switch(r.kind, r.tool)]) return null;
-    // The work loads only for a result that may be compressed: small ones cost nothing.
-    const { compressResult } = await (_compress ??= import("./compress.ts"));
+    // The work loads only for a result that may be compressed, by a computed specifier so
+    // that no process walks its graph (the engine, the parsers) before it runs.
+    const { compressResult } = await (_compress ??= lazyImport<_Compress>(
+      new URL("./compress.ts", import.meta.url),
+    ));
     return await compressResult(r, ev, ctx, settings);
   },
   promptSubmit(_ev: SessionEvent, ctx: Ctx): null {
