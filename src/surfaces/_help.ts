@@ -34,6 +34,7 @@ Usage:
                            $RTOK_HOME/filters.toml is always used
   rtok untrust             stop using ./.rtok/filters.toml
   rtok hook claude         the hook Claude Code runs (JSON event on stdin)
+  rtok serve               the same hook as a resident loopback server (--help)
   rtok --version
 
 Filtered: git log, status, diff, show, branch and blame; grep, rg, ls, find, tree, diff;
