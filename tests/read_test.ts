@@ -23,6 +23,8 @@ Deno.test("rtok cat of one long log keeps every WARN and ERROR line whole, and e
   const r = await rtok(home, ["cat", "server.log"], { cwd: tmp.path });
   strictEqual(r.code, 0, r.err);
   for (const line of errors) ok(r.out.includes(line), line);
+  const first = text.slice(0, text.indexOf("\n"));
+  strictEqual(r.out.split(first).length - 1, 1, "the first line once, not twice");
   ok(r.out.length < text.length / 4, `${r.out.length} of ${text.length}`);
   const id = pointerId(r.out);
   ok(id, r.out.slice(-200));

@@ -50,6 +50,8 @@ export interface FileView {
   readonly headLines: number;
   /** What stands for the rest of the file, ending with a newline. */
   readonly body: string;
+  /** The same view standing alone, without the head (for output no host numbers). */
+  readonly alone: string;
   /** What was left out, as short phrases: non-empty (a view always leaves lines out). */
   readonly cut: readonly string[];
   /** How the view is counted. */
@@ -106,11 +108,16 @@ export async function viewFile(
   const about = _about(path, lines.length, text.length, head.length);
   const rest = await _rest(kind, path, text, lines);
   if (!rest) return null;
+  const restText = rest.text.endsWith("\n") ? rest.text : rest.text + "\n";
   const view: FileView = {
     kind: rest.kind,
     head: head.join("\n"),
     headLines: head.length,
-    body: `${about}\n${rest.text}${rest.text.endsWith("\n") ? "" : "\n"}`,
+    body: `${about}\n${restText}`,
+    // Code keeps its head (imports, the module's comment); the other views begin at line 1.
+    alone: rest.kind === "code"
+      ? `${head.join("\n")}\n${about}\n${restText}`
+      : `${_about(path, lines.length, text.length, 0)}\n${restText}`,
     cut: rest.cut.length ? rest.cut : [`lines ${head.length + 1}–${lines.length} as ${rest.kind}`],
     textClass: _CLASS[rest.kind],
     lines: lines.length,
@@ -121,14 +128,16 @@ export async function viewFile(
   return smaller || always ? view : null;
 }
 
-/** The view as one text: the head, then the body (the caller adds the pointer line). */
+/** The view as one text, for output no host numbers (the caller adds the pointer line). */
 export function renderView(view: FileView): string {
-  return `${view.head}\n${view.body}`;
+  return view.alone;
 }
 
 function _about(path: string, lines: number, chars: number, shown: number): string {
-  return `[rtok: ${path} has ${plural(lines, "line")} (${plural(chars, "char")}); ` +
-    `lines 1–${shown} are shown as they are, the rest as below. ` +
+  const how = shown > 0
+    ? `lines 1–${shown} are shown as they are, the rest as below`
+    : "shown as below";
+  return `[rtok: ${path} has ${plural(lines, "line")} (${plural(chars, "char")}); ${how}. ` +
     `A read with an offset and a limit returns exact lines.]`;
 }
 
