@@ -228,3 +228,24 @@ Deno.test("rtok serve --ensure starts one server, detached, and returns at once;
     Deno.kill(state.pid, "SIGTERM");
   }
 });
+
+Deno.test("rtok doctor reports the resident server answering, then down once it stops", async () => {
+  using tmp = tempDir();
+  const env = world(tmp.path);
+  const home = `${tmp.path}/rtok`;
+  const before = await rtok(home, ["doctor"], { env, cwd: tmp.path });
+  match(before.out, /^ok +serve +not in use \(no serve\.json\)$/m);
+  {
+    await using server = await startServer(home, env);
+    const up = await rtok(home, ["doctor"], { env, cwd: tmp.path });
+    match(
+      up.out,
+      new RegExp(
+        `^ok +serve +rtok serve answers on 127\\.0\\.0\\.1:${server.state.port} \\(pid \\d+, rtok 0\\.1\\.0, [\\d.]+ ms\\)$`,
+        "m",
+      ),
+    );
+  }
+  const down = await rtok(home, ["doctor"], { env, cwd: tmp.path });
+  match(down.out, /^warn +serve +no server answers on 127\.0\.0\.1:\d+: .*rtok serve --ensure$/m);
+});

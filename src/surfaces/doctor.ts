@@ -133,6 +133,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
 
   checks.push(..._stateChecks());
+  checks.push(await _serverCheck());
   checks.push(..._rivals(files));
 
   const width = Math.max(...checks.map((c) => c.label.length));
@@ -286,6 +287,55 @@ function _damagedStores(path: string): _Check[] {
     detail: `"${joinPath(dir, name)}" was moved aside because it was not a database; ` +
       "it holds the runs recorded before then: keep it to recover them, or delete it",
   }));
+}
+
+// The resident hook server: not in use, answering (with its version and a round trip), stale,
+// or down (its HTTP hooks then fail open: the tools run unchanged).
+async function _serverCheck(): Promise<_Check> {
+  const label = "serve";
+  let home: string;
+  try {
+    home = rtokHome();
+  } catch {
+    return { status: "ok", label, detail: "not in use (no RTOK_HOME)" };
+  }
+  const { readServeState } = await import("./serve.ts");
+  const state = readServeState(home);
+  if (state === null) return { status: "ok", label, detail: "not in use (no serve.json)" };
+  const where = `127.0.0.1:${state.port}`;
+  const started = performance.now();
+  try {
+    const r = await fetch(`http://${where}/health`, {
+      headers: { authorization: `Bearer ${state.secret}` },
+      signal: AbortSignal.timeout(1000),
+    });
+    const took = `${(performance.now() - started).toFixed(1)} ms`;
+    if (!r.ok) {
+      await r.body?.cancel();
+      return { status: "warn", label, detail: `${where} answers ${r.status}, not rtok's server` };
+    }
+    const health = await r.json() as { version?: string; pid?: number };
+    if (health.version !== VERSION) {
+      return {
+        status: "warn",
+        label,
+        detail: `${where} (pid ${health.pid}) runs rtok ${health.version}, not ${VERSION}: ` +
+          `stop it (kill ${health.pid}) and run rtok serve --ensure`,
+      };
+    }
+    return {
+      status: "ok",
+      label,
+      detail: `rtok serve answers on ${where} (pid ${health.pid}, rtok ${health.version}, ${took})`,
+    };
+  } catch {
+    return {
+      status: "warn",
+      label,
+      detail: `no server answers on ${where}: hooks pointed at it let tools run unchanged; ` +
+        "start one with rtok serve --ensure",
+    };
+  }
 }
 
 /** The store takes a write; `$RTOK_HOME`, the archive and the spool are writable. */

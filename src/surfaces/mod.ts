@@ -108,9 +108,9 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env", "net", "run"],
     load: () => _load<typeof import("./serve.ts")>("./serve.ts"),
   },
-  // Runs the installed hook to see that it answers.
+  // Runs the installed hook to see that it answers; asks the resident server for its health.
   doctor: {
-    permissions: ["read", "write", "env", "run"],
+    permissions: ["read", "write", "env", "run", "net"],
     load: () => _load<typeof import("./doctor.ts")>("./doctor.ts"),
   },
 };
