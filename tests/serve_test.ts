@@ -249,3 +249,50 @@ Deno.test("rtok doctor reports the resident server answering, then down once it 
   const down = await rtok(home, ["doctor"], { env, cwd: tmp.path });
   match(down.out, /^warn +serve +no server answers on 127\.0\.0\.1:\d+: .*rtok serve --ensure$/m);
 });
+
+Deno.test("rtok serve --ensure stops a server of another version and starts its own", async () => {
+  using tmp = tempDir();
+  const env = world(tmp.path);
+  const home = `${tmp.path}/rtok`;
+  Deno.mkdirSync(home);
+  // An "old" server: another process answering health as rtok 0.0.1 on the recorded port.
+  const old = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `Deno.serve({ hostname: "127.0.0.1", port: 0, onListen(a) { console.log(a.port); } },
+        () => Response.json({ version: "0.0.1", pid: Deno.pid }));`,
+    ],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = old.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const port = Number((await reader.read()).value);
+  Deno.writeTextFileSync(
+    `${home}/serve.json`,
+    JSON.stringify({ port, secret: "s3cret", pid: old.pid, version: "0.0.1" }),
+  );
+  const r = await rtok(home, ["serve", "--ensure"], { env });
+  strictEqual(r.code, 0, r.err);
+  const status = await old.status;
+  strictEqual(status.signal, "SIGTERM", "the old server was stopped");
+  await reader.cancel();
+  let pid = 0;
+  for (let i = 0; i < 100 && !pid; i++) {
+    await new Promise((res) => setTimeout(res, 100));
+    try {
+      const s = JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)) as ServeState;
+      const h = await fetch(`http://127.0.0.1:${s.port}/health`, {
+        headers: { authorization: `Bearer ${s.secret}` },
+      });
+      const body = h.ok ? await h.json() : (await h.body?.cancel(), null);
+      if (body?.version === "0.1.0") pid = body.pid;
+    } catch { /* not up yet */ }
+  }
+  ok(pid, "a server of this version answers");
+  strictEqual(
+    JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)).port,
+    port,
+    "on the same port",
+  );
+  Deno.kill(pid, "SIGTERM");
+});

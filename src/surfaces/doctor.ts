@@ -320,7 +320,7 @@ async function _serverCheck(): Promise<_Check> {
         status: "warn",
         label,
         detail: `${where} (pid ${health.pid}) runs rtok ${health.version}, not ${VERSION}: ` +
-          `stop it (kill ${health.pid}) and run rtok serve --ensure`,
+          "rtok serve --ensure stops it and starts this version",
       };
     }
     return {

@@ -33,8 +33,9 @@ Both need "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
   --port N            default: the port in serve.json, else any free one; the
                       port in use is written to serve.json
   --idle-minutes M    exit after M minutes without a request (default 120)
-  --ensure            start one, detached, unless one answers, and return at
-                      once (for a SessionStart hook)
+  --ensure            start one, detached, unless one of this version answers
+                      (another version's is stopped first), and return at once
+                      (for a SessionStart hook)
 
 A second rtok serve while one answers says so and exits 0.
 `;
@@ -85,16 +86,27 @@ function _newSecret(): string {
 
 /** True when a server answers on `state`'s port with its secret. */
 export async function serverAnswers(state: ServeState, timeoutMs = 500): Promise<boolean> {
-  if (!state.port) return false;
+  return await _health(state, timeoutMs) !== null;
+}
+
+// What the server on `state`'s port says of itself, or `null` when none answers.
+async function _health(
+  state: ServeState,
+  timeoutMs: number,
+): Promise<{ version?: string; pid?: number } | null> {
+  if (!state.port) return null;
   try {
     const r = await fetch(`http://127.0.0.1:${state.port}/health`, {
       headers: { authorization: `Bearer ${state.secret}` },
       signal: AbortSignal.timeout(timeoutMs),
     });
-    await r.body?.cancel();
-    return r.ok;
+    if (!r.ok) {
+      await r.body?.cancel();
+      return null;
+    }
+    return await r.json();
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -234,7 +246,17 @@ async function _ensure(
   state: ServeState | null,
   args: readonly string[],
 ): Promise<number> {
-  if (state && await serverAnswers(state, 300)) return 0;
+  const health = state ? await _health(state, 300) : null;
+  if (health?.version === VERSION) return 0;
+  if (health && typeof health.pid === "number") {
+    // Another version's server would answer with its own rules: it makes way for this one.
+    try {
+      Deno.kill(health.pid, "SIGTERM");
+    } catch { /* gone already */ }
+    for (let i = 0; i < 40 && await serverAnswers(state!, 100); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
   const [program, ...rest] = selfArgv();
   const child = new Deno.Command(program, {
     args: [...rest, "serve", ...args],
