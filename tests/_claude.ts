@@ -231,8 +231,14 @@ function _messages(r: Recorded): { role?: string; content: unknown }[] {
   return (r.body?.messages ?? []) as { role?: string; content: unknown }[];
 }
 
-/** Starts a stand-in that asks for `steps` in order, one tool call per response. */
-export function startScriptedStandIn(steps: readonly Step[]): ScriptedStandIn {
+/**
+ * Starts a stand-in that asks for `steps` in order, one tool call per response;
+ * `beforeStep(i)` runs (and is awaited) just before step `i` is asked for.
+ */
+export function startScriptedStandIn(
+  steps: readonly Step[],
+  beforeStep?: (i: number) => void | Promise<void>,
+): ScriptedStandIn {
   const requests: Recorded[] = [];
   const blocks = (r: Recorded) =>
     _messages(r).flatMap((m): Record<string, unknown>[] =>
@@ -256,6 +262,7 @@ export function startScriptedStandIn(steps: readonly Step[]): ScriptedStandIn {
     }
     const done = blocks(rec).filter((b) => b.type === "tool_result").length;
     const step = done < steps.length && (body.tools as unknown[] ?? []).length ? steps[done] : null;
+    if (step && beforeStep) await beforeStep(done);
     return assistantReply(
       body,
       step ? { id: `toolu_rtok_${done + 1}`, name: step.tool, input: step.input } : null,

@@ -296,3 +296,83 @@ Deno.test("rtok serve --ensure stops a server of another version and starts its 
   );
   Deno.kill(pid, "SIGTERM");
 });
+
+Deno.test({
+  name:
+    "rtok init --serve: the session start starts the server, tools go through it, and a killed server costs only the saving",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const claude = await claudeBinary();
+    using tmp = tempDir();
+    const root = `${tmp.path}/root`;
+    const installed = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], {
+      cwd: ROOT,
+    });
+    strictEqual(installed.code, 0, installed.err);
+    const denoBin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+    const home = `${tmp.path}/rtok`;
+    const env = {
+      ...world(tmp.path),
+      PATH: `${root}/bin:${denoBin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      RTOK_HOME: home,
+      DENO_DIR: await denoDir(),
+    };
+    const lab = `${tmp.path}/lab`;
+    await buildLab(lab);
+    const init = await run("rtok", ["init", "--serve"], { env, cwd: lab });
+    strictEqual(init.code, 0, init.err);
+    match(
+      init.out,
+      /hooks: http:\/\/127\.0\.0\.1:\d+\/hook\/claude \(rtok serve\); kept running by: .*rtok serve --ensure/,
+    );
+    const state = () => JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)) as ServeState;
+    const rawLog = (await run("git", ["log"], { cwd: lab })).out;
+    try {
+      {
+        await using api = startScriptedStandIn([
+          { tool: "Bash", input: { command: "git log", description: "log" } },
+        ]);
+        const r = await runClaude(claude, api, lab, env, ["--allowedTools", "Bash"]);
+        strictEqual(r.result?.is_error, false, r.err);
+        match(
+          api.results()[0],
+          /\[rtok: cut .*; raw: rtok expand [0-9a-f]+\]/,
+          "through the server",
+        );
+        ok(state().pid > 0, "the session start started a server");
+      }
+      const doctor = await run("rtok", ["doctor"], { env, cwd: lab });
+      match(doctor.out, /^ok +hook answers +"git status" → ".*rtok git status"/m);
+      match(doctor.out, /^ok +serve +rtok serve answers/m);
+      {
+        // The server dies between the session's two calls: the second runs unchanged.
+        await using api = startScriptedStandIn([
+          { tool: "Bash", input: { command: "git log", description: "log" } },
+          { tool: "Bash", input: { command: "git log", description: "log again" } },
+        ], async (i) => {
+          if (i !== 1) return;
+          const pid = state().pid;
+          Deno.kill(pid, "SIGTERM");
+          for (let k = 0; k < 50; k++) {
+            try {
+              Deno.kill(pid, "SIGCONT");
+            } catch {
+              break;
+            }
+            await new Promise((res) => setTimeout(res, 50));
+          }
+        });
+        const r = await runClaude(claude, api, lab, env, ["--allowedTools", "Bash"]);
+        strictEqual(r.result?.is_error, false, r.err);
+        const [first, second] = api.results();
+        match(first, /\[rtok: cut /);
+        strictEqual(second.trimEnd(), rawLog.trimEnd(), "git's own output, unchanged");
+      }
+    } finally {
+      try {
+        Deno.kill(state().pid, "SIGTERM");
+      } catch { /* stopped already */ }
+    }
+  },
+});

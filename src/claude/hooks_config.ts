@@ -21,8 +21,10 @@ export interface ListedHook {
   readonly event: string;
   /** Its group's matcher, or `null` when the group has none. */
   readonly matcher: string | null;
-  /** The shell command. */
+  /** The shell command, or for an HTTP hook `POST <url>`. */
   readonly command: string;
+  /** For an HTTP hook, its URL. */
+  readonly url?: string;
 }
 
 /** What {@linkcode installHooks} did. */
@@ -132,6 +134,42 @@ export function isRtokHookCommand(command: string): boolean {
   return program === "deno" && words[1] === "run" && n >= 4 && words[n - 3].endsWith("cli.ts");
 }
 
+/** Where `rtok init --serve` points the hooks: rtok's resident server. */
+export interface ServeTarget {
+  /** `http://127.0.0.1:<port>/hook/claude`. */
+  readonly url: string;
+  /** The bearer secret the hooks send. */
+  readonly secret: string;
+  /** The SessionStart command that keeps the server running (`rtok serve --ensure`). */
+  readonly ensure: string;
+}
+
+const _RTOK_URL = /^http:\/\/127\.0\.0\.1:\d+\/hook\/claude$/;
+
+/** True for a hook rtok installed for its resident server: an HTTP POST to its hook path. */
+export function isRtokHttpHook(hook: Readonly<Record<string, unknown>>): boolean {
+  return hook.type === "http" && typeof hook.url === "string" && _RTOK_URL.test(hook.url);
+}
+
+/** True for the command that keeps rtok's server running: rtok's invocation, `serve --ensure`. */
+export function isRtokEnsureCommand(command: string): boolean {
+  const trimmed = command.trim();
+  if (!trimmed.endsWith(" serve --ensure")) return false;
+  return isRtokHookCommand(trimmed.slice(0, -" serve --ensure".length) + " hook claude");
+}
+
+/** True for a listed hook that is rtok's, on either transport (see {@linkcode listHooks}). */
+export function isRtokListed(h: ListedHook): boolean {
+  if (h.url !== undefined) return _RTOK_URL.test(h.url);
+  return isRtokHookCommand(h.command) || isRtokEnsureCommand(h.command);
+}
+
+function _isRtok(hook: Readonly<Record<string, unknown>>): boolean {
+  if (isRtokHttpHook(hook)) return true;
+  return typeof hook.command === "string" &&
+    (isRtokHookCommand(hook.command) || isRtokEnsureCommand(hook.command));
+}
+
 /**
  * The name of a known other command-rewriting hook that `command` runs (`rtk`, `snip`), or
  * `null`. A word counts when it, or its basename, is the name or starts with the name and a
@@ -151,11 +189,16 @@ export function isRivalRewriter(command: string): string | null {
 }
 
 /**
- * A copy of `settings` with rtok's hook on every {@linkcode HOOK_EVENTS} event. An event
- * that already has an rtok hook keeps it in place, its command set to `command`; otherwise a
- * group is appended. Everything else keeps its place and order.
+ * A copy of `settings` with rtok's hook on every {@linkcode HOOK_EVENTS} event: the command
+ * `command`, or with `serve` an HTTP hook to rtok's resident server (and on SessionStart the
+ * command that keeps it running). rtok's hooks of the other transport go; an event whose rtok
+ * hooks are already as wanted is left as it is, in place. Everything else keeps its place.
  */
-export function installHooks(settings: Settings, command: string): InstallResult {
+export function installHooks(
+  settings: Settings,
+  command: string,
+  serve?: ServeTarget,
+): InstallResult {
   const out = structuredClone(settings);
   let table = _table(out);
   if (table === undefined) {
@@ -166,31 +209,54 @@ export function installHooks(settings: Settings, command: string): InstallResult
   let updated = 0;
   for (const { event, matcher } of HOOK_EVENTS) {
     if (!Object.hasOwn(table, event)) table[event] = [];
+    const want: Record<string, unknown>[] = serve
+      ? [
+        ...(event === "SessionStart"
+          ? [{ type: "command", command: serve.ensure, timeout: HOOK_TIMEOUT_S }]
+          : []),
+        {
+          type: "http",
+          url: serve.url,
+          headers: { Authorization: `Bearer ${serve.secret}` },
+          timeout: HOOK_TIMEOUT_S,
+        },
+      ]
+      : [{ type: "command", command, timeout: HOOK_TIMEOUT_S }];
     const groups = table[event];
-    let found = false;
-    for (const group of groups) {
-      for (const hook of group.hooks) {
-        if (typeof hook.command !== "string" || !isRtokHookCommand(hook.command)) continue;
-        found = true;
-        if (hook.command !== command) {
-          hook.command = command;
-          updated++;
-        }
-      }
+    const mine = groups.flatMap((g) => g.hooks.filter((h) => _isRtok(h)));
+    const same = mine.length === want.length &&
+      mine.every((h, i) => _sameHook(h, want[i]));
+    if (same) continue;
+    // The first group holding an rtok hook keeps the new ones, in its place; else a new group.
+    let home = groups.find((g) => g.hooks.some((h) => _isRtok(h)));
+    for (const g of groups) g.hooks = g.hooks.filter((h) => !_isRtok(h));
+    if (home) {
+      home.hooks.push(...want);
+      updated++;
+    } else {
+      home = matcher === null ? { hooks: want } : { matcher, hooks: want };
+      groups.push(home);
+      added++;
     }
-    if (found) continue;
-    const hooks = [{ type: "command", command, timeout: HOOK_TIMEOUT_S }];
-    groups.push(matcher === null ? { hooks } : { matcher, hooks });
-    added++;
+    table[event] = groups.filter((g) => g.hooks.length > 0);
   }
   return { settings: out, added, updated };
+}
+
+// The same rtok hook: transport, target and secret (a timeout of the user's own is kept).
+function _sameHook(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>) {
+  if (a.type === "http" || b.type === "http") {
+    return a.type === b.type && a.url === b.url &&
+      JSON.stringify(a.headers ?? null) === JSON.stringify(b.headers ?? null);
+  }
+  return a.command === b.command;
 }
 
 /** A copy of `settings` without rtok's hooks; groups, events and `hooks` emptied by that go. */
 export function uninstallHooks(settings: Settings): UninstallResult {
   const { settings: out, removed } = _removeWhere(
     settings,
-    (command) => isRtokHookCommand(command) ? "rtok" : null,
+    (hook) => _isRtok(hook) ? "rtok" : null,
   );
   return { settings: out, removed: removed.length };
 }
@@ -200,11 +266,14 @@ export function uninstallHooks(settings: Settings): UninstallResult {
  * {@linkcode isRivalRewriter}), on any event; groups, events and `hooks` emptied by that go.
  */
 export function retireRivals(settings: Settings): RetireResult {
-  const { settings: out, removed } = _removeWhere(settings, isRivalRewriter);
+  const { settings: out, removed } = _removeWhere(
+    settings,
+    (hook) => typeof hook.command === "string" ? isRivalRewriter(hook.command) : null,
+  );
   return { settings: out, retired: removed };
 }
 
-/** Every command hook in `settings`, in file order. */
+/** Every command and HTTP hook in `settings`, in file order. */
 export function listHooks(settings: Settings): ListedHook[] {
   const table = _table(settings);
   const list: ListedHook[] = [];
@@ -212,8 +281,12 @@ export function listHooks(settings: Settings): ListedHook[] {
   for (const [event, groups] of Object.entries(table)) {
     for (const group of groups) {
       for (const hook of group.hooks) {
-        if (typeof hook.command !== "string") continue;
-        list.push({ event, matcher: group.matcher ?? null, command: hook.command });
+        const matcher = group.matcher ?? null;
+        if (hook.type === "http" && typeof hook.url === "string") {
+          list.push({ event, matcher, command: `POST ${hook.url}`, url: hook.url });
+        } else if (typeof hook.command === "string") {
+          list.push({ event, matcher, command: hook.command });
+        }
       }
     }
   }
@@ -238,7 +311,7 @@ export function matcherMatchesBash(matcher: string | null): boolean {
 /** Removes the command hooks `verdict` names (non-null), keeping the emptiness rules. */
 function _removeWhere(
   settings: Settings,
-  verdict: (command: string) => string | null,
+  verdict: (hook: Readonly<Record<string, unknown>>) => string | null,
 ): { settings: Settings; removed: RetiredHook[] } {
   const out = structuredClone(settings);
   const removed: RetiredHook[] = [];
@@ -250,10 +323,10 @@ function _removeWhere(
     const keptGroups: _Group[] = [];
     for (const group of table[event]) {
       const kept = group.hooks.filter((hook) => {
-        if (typeof hook.command !== "string") return true;
-        const name = verdict(hook.command);
+        const name = verdict(hook);
         if (name === null) return true;
-        removed.push({ event, command: hook.command, name });
+        const said = typeof hook.command === "string" ? hook.command : `POST ${String(hook.url)}`;
+        removed.push({ event, command: said, name });
         return false;
       });
       if (kept.length === group.hooks.length) {

@@ -1,9 +1,13 @@
 import { HOOK_EVENTS } from "./hook_protocol.ts";
-import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import {
+  HOOK_TIMEOUT_S,
   installHooks,
   isRivalRewriter,
+  isRtokEnsureCommand,
   isRtokHookCommand,
+  isRtokHttpHook,
+  isRtokListed,
   listHooks,
   matcherMatchesBash,
   parseSettings,
@@ -290,4 +294,52 @@ Deno.test("matcherMatchesBash() matches the way Claude Code does", () => {
   for (const m of ["Edit", "Edit|Write", "bash", "Bas", "mcp__.*", "("]) {
     strictEqual(matcherMatchesBash(m), false, m);
   }
+});
+
+const SERVE = {
+  url: "http://127.0.0.1:41234/hook/claude",
+  secret: "0a1b2c",
+  ensure: "rtok serve --ensure",
+};
+
+Deno.test("installHooks() with a server points every event at it, and SessionStart keeps it running", () => {
+  const user = { matcher: "Bash", hooks: [{ type: "command", command: "my-audit.sh" }] };
+  const before: Settings = { model: "x", hooks: { PreToolUse: [user] } };
+  const { settings, added } = installHooks(before, "rtok hook claude", SERVE);
+  strictEqual(added, HOOK_EVENTS.length);
+  const table = settings.hooks as Record<
+    string,
+    { matcher?: string; hooks: Record<string, unknown>[] }[]
+  >;
+  deepStrictEqual(table.PreToolUse[0], user, "the user's own hook stays first, as it was");
+  for (const { event } of HOOK_EVENTS) {
+    const mine = table[event].flatMap((g) => g.hooks).filter((h) => h.command !== "my-audit.sh");
+    const http = {
+      type: "http",
+      url: SERVE.url,
+      headers: { Authorization: "Bearer 0a1b2c" },
+      timeout: HOOK_TIMEOUT_S,
+    };
+    const ensure = { type: "command", command: "rtok serve --ensure", timeout: HOOK_TIMEOUT_S };
+    deepStrictEqual(mine, event === "SessionStart" ? [ensure, http] : [http], event);
+  }
+  const again = installHooks(settings, "rtok hook claude", SERVE);
+  deepStrictEqual([again.added, again.updated], [0, 0]);
+  deepStrictEqual(again.settings, settings);
+  ok(listHooks(settings).filter(isRtokListed).length === HOOK_EVENTS.length + 1);
+});
+
+Deno.test("installHooks() moves between command hooks and the server, and uninstallHooks() removes both", () => {
+  const served = installHooks({}, "rtok hook claude", SERVE).settings;
+  const back = installHooks(served, "rtok hook claude");
+  deepStrictEqual(back.settings, installHooks({}, "rtok hook claude").settings);
+  strictEqual(back.updated, HOOK_EVENTS.length);
+  const moved = installHooks(served, "rtok hook claude", { ...SERVE, secret: "new" });
+  strictEqual(moved.updated, HOOK_EVENTS.length, "a new secret is written to every event");
+  deepStrictEqual(uninstallHooks(served).settings, {});
+  strictEqual(uninstallHooks(served).removed, HOOK_EVENTS.length + 1);
+  strictEqual(isRtokEnsureCommand("/home/u/.deno/bin/rtok serve --ensure"), true);
+  strictEqual(isRtokEnsureCommand("rtok serve --ensure; rm -rf /"), false);
+  strictEqual(isRtokHttpHook({ type: "http", url: "http://127.0.0.1:9/hook/claude" }), true);
+  strictEqual(isRtokHttpHook({ type: "http", url: "http://example.com:9/hook/claude" }), false);
 });

@@ -11,6 +11,7 @@ import { joinPath, parentDir, pathExists } from "../core/paths.ts";
 import {
   isRivalRewriter,
   isRtokHookCommand,
+  isRtokListed,
   type ListedHook,
   listHooks,
   matcherMatchesBash,
@@ -90,13 +91,13 @@ export async function main(args: readonly string[]): Promise<number> {
   }
 
   const files = await _settingsFiles(cwd, add);
-  const installedIn = files.filter((f) => f.hooks?.some((h) => isRtokHookCommand(h.command)));
+  const installedIn = files.filter((f) => f.hooks?.some((h) => isRtokListed(h)));
   for (const f of files) {
     checks.push(...f.notes);
     const hooks = f.hooks;
     if (hooks === null) continue;
     const events = HOOK_EVENTS.map((e) => e.event).filter((event) =>
-      hooks.some((h) => h.event === event && isRtokHookCommand(h.command))
+      hooks.some((h) => h.event === event && isRtokListed(h))
     );
     if (events.length === 0) {
       if (installedIn.length > 0) {
@@ -113,7 +114,7 @@ export async function main(args: readonly string[]): Promise<number> {
 
   const pre = files.flatMap((f) =>
     (f.hooks ?? []).filter((h) =>
-      h.event === "PreToolUse" && matcherMatchesBash(h.matcher) && isRtokHookCommand(h.command)
+      h.event === "PreToolUse" && matcherMatchesBash(h.matcher) && isRtokListed(h)
     ).map((h) => ({ file: f, hook: h }))
   );
   if (pre.length === 0) {
@@ -129,7 +130,12 @@ export async function main(args: readonly string[]): Promise<number> {
           `${commands.join(" | ")}; keep one (rtok init --uninstall [--project])`,
       );
     }
-    checks.push(await _probeHook(pre[0].hook.command, cwd));
+    const first = pre[0].hook;
+    checks.push(
+      first.url === undefined
+        ? await _probeHook(first.command, cwd)
+        : await _probeUrl(first.url, cwd),
+    );
   }
 
   checks.push(..._stateChecks());
@@ -208,9 +214,41 @@ async function _settingsFiles(
  * Runs the installed hook on a PreToolUse probe for `git status`, the way Claude Code runs a
  * command hook (`sh -c`, the event as JSON on stdin).
  */
-async function _probeHook(command: string, cwd: string): Promise<_Check> {
+// The PreToolUse hook on HTTP: the same event, posted with the secret from serve.json.
+async function _probeUrl(url: string, cwd: string): Promise<_Check> {
   const label = "hook answers";
-  const payload = JSON.stringify({
+  const { readServeState } = await import("./serve.ts");
+  let secret = "";
+  try {
+    secret = readServeState(rtokHome())?.secret ?? "";
+  } catch { /* no home: the request goes without, and says so */ }
+  const started = performance.now();
+  let text: string;
+  try {
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: _doctorEvent(cwd),
+      signal: AbortSignal.timeout(_HOOK_TIMEOUT_MS),
+    });
+    text = await r.text();
+    if (!r.ok) {
+      return { status: "FAIL", label, detail: `${url} answers ${r.status}: ${text.trim()}` };
+    }
+  } catch (e) {
+    return {
+      status: "FAIL",
+      label,
+      detail: `${url} does not answer (${(e as Error).message}): tools run unchanged until ` +
+        "rtok serve --ensure starts the server (a new session does)",
+    };
+  }
+  const took = `${Math.round(performance.now() - started)} ms`;
+  return _judgeAnswer(text, took);
+}
+
+function _doctorEvent(cwd: string): string {
+  return JSON.stringify({
     session_id: "rtok-doctor",
     cwd,
     hook_event_name: "PreToolUse",
@@ -218,6 +256,11 @@ async function _probeHook(command: string, cwd: string): Promise<_Check> {
     tool_input: { command: "git status" },
     tool_use_id: "doctor",
   });
+}
+
+async function _probeHook(command: string, cwd: string): Promise<_Check> {
+  const label = "hook answers";
+  const payload = _doctorEvent(cwd);
   const started = performance.now();
   // A process the hook leaves in the background may hold the pipes open: take what has come
   // by shortly after the hook exits, not wait for that process.
@@ -246,7 +289,13 @@ async function _probeHook(command: string, cwd: string): Promise<_Check> {
       detail: `exit ${done.code}${first ? `: ${first.slice(0, 200)}` : ""} (${took})`,
     };
   }
-  const text = out.trim();
+  return _judgeAnswer(out, took);
+}
+
+// What the hook's answer to the doctor's `git status` event says, on either transport.
+function _judgeAnswer(answer: string, took: string): _Check {
+  const label = "hook answers";
+  const text = answer.trim() === "{}" ? "" : answer.trim();
   if (text === "") {
     return {
       status: "warn",
@@ -266,7 +315,7 @@ async function _probeHook(command: string, cwd: string): Promise<_Check> {
   return {
     status: "FAIL",
     label,
-    detail: `exit 0 without a rewrite of "git status" (${took}): ${text.slice(0, 200)}`,
+    detail: `an answer without a rewrite of "git status" (${took}): ${text.slice(0, 200)}`,
   };
 }
 

@@ -12,6 +12,7 @@ import {
   parseSettings,
   type RetiredHook,
   retireRivals,
+  type ServeTarget,
   type Settings,
   settingsPaths,
   uninstallHooks,
@@ -25,6 +26,9 @@ import {
 } from "../claude/mcp_config.ts";
 import { parentDir } from "../core/paths.ts";
 import { hookCommand, rtokInvocation } from "../core/self.ts";
+import { rtokHome } from "../core/config.ts";
+import { freePort, newSecret, readServeState, writeServeState } from "./_serve_state.ts";
+import { VERSION } from "./_help.ts";
 import { print, warn } from "./_io.ts";
 
 const _USAGE = `Usage: rtok init [--project] [--mcp] [--dry-run] [--uninstall] [--replace]
@@ -41,11 +45,16 @@ the file is backed up first (<file>.rtok-backup-<time>).
   --dry-run    show what would change; write nothing
   --uninstall  remove rtok's hooks, and nothing else
   --replace    also remove other tools' command rewriters (rtk, snip), which race with rtok
+  --serve      point the hooks at rtok's resident server (rtok serve) over loopback HTTP
+               instead of starting rtok per call, with a SessionStart command that keeps
+               the server running (rtok serve --ensure); run rtok init again without
+               --serve to go back to command hooks
   --help       this text
 `;
 
 interface _Flags {
   project: boolean;
+  serve: boolean;
   mcp: boolean;
   dryRun: boolean;
   uninstall: boolean;
@@ -122,13 +131,14 @@ async function _hooks(flags: _Flags): Promise<number> {
   const { settings, bytes } = await _read(path);
 
   const command = hookCommand();
+  const serve = flags.serve && !flags.uninstall ? _serveTarget(flags.dryRun) : undefined;
   let after: Settings;
   let retired: RetiredHook[] = [];
   try {
     if (flags.uninstall) {
       after = uninstallHooks(settings).settings;
     } else {
-      after = installHooks(settings, command).settings;
+      after = installHooks(settings, command, serve).settings;
       if (flags.replace) ({ settings: after, retired } = retireRivals(after));
     }
   } catch (e) {
@@ -156,7 +166,12 @@ async function _hooks(flags: _Flags): Promise<number> {
   if (flags.uninstall) {
     out.push(`removed rtok's hooks from ${path}`);
   } else {
-    out.push(`installed rtok's hooks in ${path}`, `hook command: ${command}`);
+    out.push(`installed rtok's hooks in ${path}`);
+    out.push(
+      serve
+        ? `hooks: ${serve.url} (rtok serve); kept running by: ${serve.ensure}`
+        : `hook command: ${command}`,
+    );
     for (const r of retired) {
       out.push(`retired ${r.name}'s hook on ${r.event}: ${r.command} (kept in the backup)`);
     }
@@ -170,9 +185,24 @@ async function _hooks(flags: _Flags): Promise<number> {
 
 const _FIX = "fix it or move it aside, then run rtok init again";
 
+// The server the hooks will name: its port and secret kept in serve.json, made now when there
+// is none (a dry run makes nothing and shows a placeholder).
+function _serveTarget(dryRun: boolean): ServeTarget {
+  const ensure = `${rtokInvocation()} serve --ensure`;
+  const home = rtokHome();
+  let state = readServeState(home);
+  if (state === null || !state.port) {
+    if (dryRun) return { url: "http://127.0.0.1:<port>/hook/claude", secret: "<secret>", ensure };
+    state = { port: freePort(), secret: state?.secret ?? newSecret(), pid: 0, version: VERSION };
+    writeServeState(home, state);
+  }
+  return { url: `http://127.0.0.1:${state.port}/hook/claude`, secret: state.secret, ensure };
+}
+
 function _parseFlags(args: readonly string[]): _Flags {
   const flags: _Flags = {
     project: false,
+    serve: false,
     mcp: false,
     dryRun: false,
     uninstall: false,
@@ -185,6 +215,7 @@ function _parseFlags(args: readonly string[]): _Flags {
     else if (arg === "--dry-run") flags.dryRun = true;
     else if (arg === "--uninstall") flags.uninstall = true;
     else if (arg === "--replace") flags.replace = true;
+    else if (arg === "--serve") flags.serve = true;
     else if (arg === "--help" || arg === "-h") flags.help = true;
     else throw new TypeError(`unknown option "${arg}" for rtok init; see rtok init --help`);
   }

@@ -12,8 +12,10 @@
 import { parseArgs } from "node:util";
 import { type Config, configPath, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { rtokEnv } from "../core/env.ts";
-import { joinPath } from "../core/paths.ts";
 import { selfArgv } from "../core/self.ts";
+import { newSecret, readServeState, type ServeState, writeServeState } from "./_serve_state.ts";
+
+export { readServeState, type ServeState, serveStatePath } from "./_serve_state.ts";
 import { answerAndRecord, makeHookDeps, MAX_HOOK_INPUT, recordHookFailure } from "./hook.ts";
 import { VERSION } from "./_help.ts";
 import { print, warn } from "./_io.ts";
@@ -34,55 +36,11 @@ Both need "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
                       port in use is written to serve.json
   --idle-minutes M    exit after M minutes without a request (default 120)
   --ensure            start one, detached, unless one of this version answers
-                      (another version's is stopped first), and return at once
-                      (for a SessionStart hook)
+                      (another version's is stopped first), and return once it
+                      answers (for a SessionStart hook)
 
 A second rtok serve while one answers says so and exits 0.
 `;
-
-/** What `serve.json` holds. */
-export interface ServeState {
-  /** The port the server listens on (0 before one started). */
-  readonly port: number;
-  /** The bearer secret requests must carry. */
-  readonly secret: string;
-  /** The server's process id. */
-  readonly pid: number;
-  /** The rtok version that wrote it. */
-  readonly version: string;
-}
-
-/** Where the server's state lives inside `home`. */
-export function serveStatePath(home: string): string {
-  return joinPath(home, "serve.json");
-}
-
-/** The state in `home`, or `null` when there is none or it does not parse. */
-export function readServeState(home: string): ServeState | null {
-  try {
-    const s = JSON.parse(Deno.readTextFileSync(serveStatePath(home)));
-    if (typeof s.secret !== "string" || typeof s.port !== "number") return null;
-    return s as ServeState;
-  } catch {
-    return null;
-  }
-}
-
-function _writeState(home: string, state: ServeState): void {
-  Deno.mkdirSync(home, { recursive: true, mode: 0o700 });
-  const path = serveStatePath(home);
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  Deno.writeTextFileSync(tmp, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
-  Deno.renameSync(tmp, path);
-}
-
-function _newSecret(): string {
-  return Array.from(
-    crypto.getRandomValues(new Uint8Array(24)),
-    (b) => b.toString(16).padStart(2, "0"),
-  )
-    .join("");
-}
 
 /** True when a server answers on `state`'s port with its secret. */
 export async function serverAnswers(state: ServeState, timeoutMs = 500): Promise<boolean> {
@@ -171,7 +129,7 @@ export async function main(args: readonly string[]): Promise<number> {
     await print(`rtok serve: already answering on port ${before.port} (pid ${before.pid})\n`);
     return 0;
   }
-  const secret = before?.secret ?? _newSecret();
+  const secret = before?.secret ?? newSecret();
   const env = rtokEnv();
   let config: Config = defaultConfig();
   let configStamp = -1;
@@ -232,7 +190,7 @@ export async function main(args: readonly string[]): Promise<number> {
     return new Response(answer || "{}", { headers: { "content-type": "application/json" } });
   });
   const addr = server.addr as Deno.NetAddr;
-  _writeState(home, { port: addr.port, secret, pid: Deno.pid, version: VERSION });
+  writeServeState(home, { port: addr.port, secret, pid: Deno.pid, version: VERSION });
   await print(`rtok serve: answering on 127.0.0.1:${addr.port} (pid ${Deno.pid})\n`);
   await server.finished;
   clearTimeout(idle);
@@ -240,7 +198,7 @@ export async function main(args: readonly string[]): Promise<number> {
 }
 
 // A server answering already: nothing to do. Else one is started detached (its output to
-// nowhere, its life its own) and this returns at once: a session start must not wait on it.
+// nowhere, its life its own), and this returns once it answers (at most a few seconds).
 async function _ensure(
   home: string,
   state: ServeState | null,
@@ -267,8 +225,18 @@ async function _ensure(
     detached: true,
   }).spawn();
   child.unref();
+  // The session's first tool call should find it answering: wait for that, briefly.
+  const until = Date.now() + _ENSURE_WAIT_MS;
+  while (Date.now() < until) {
+    const now = readServeState(home);
+    if (now && now.pid === child.pid && await serverAnswers(now, 200)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return 0;
 }
+
+/** How long `--ensure` waits for the server it started to answer. */
+const _ENSURE_WAIT_MS = 3_000;
 
 function _whole(flag: string, value: string, min: number, max: number): number {
   const n = Number(value);

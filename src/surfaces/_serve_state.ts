@@ -1,0 +1,63 @@
+/**
+ * The resident hook server's state, `$RTOK_HOME/serve.json` (owner-only): its port, the bearer
+ * secret the hooks carry, its pid and version. `rtok init` makes it before a server runs, so
+ * the hooks it writes name a port and a secret the server then uses.
+ *
+ * @module
+ */
+
+import { joinPath } from "../core/paths.ts";
+
+/** What `serve.json` holds. */
+export interface ServeState {
+  /** The port the server listens on (0 before one started). */
+  readonly port: number;
+  /** The bearer secret requests must carry. */
+  readonly secret: string;
+  /** The server's process id. */
+  readonly pid: number;
+  /** The rtok version that wrote it. */
+  readonly version: string;
+}
+
+/** Where the server's state lives inside `home`. */
+export function serveStatePath(home: string): string {
+  return joinPath(home, "serve.json");
+}
+
+/** The state in `home`, or `null` when there is none or it does not parse. */
+export function readServeState(home: string): ServeState | null {
+  try {
+    const s = JSON.parse(Deno.readTextFileSync(serveStatePath(home)));
+    if (typeof s.secret !== "string" || typeof s.port !== "number") return null;
+    return s as ServeState;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes `state` to `home`'s serve.json, owner-only, atomically. */
+export function writeServeState(home: string, state: ServeState): void {
+  Deno.mkdirSync(home, { recursive: true, mode: 0o700 });
+  const path = serveStatePath(home);
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  Deno.writeTextFileSync(tmp, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
+  Deno.renameSync(tmp, path);
+}
+
+/** A new bearer secret: 24 random bytes in hex. */
+export function newSecret(): string {
+  return Array.from(
+    crypto.getRandomValues(new Uint8Array(24)),
+    (b) => b.toString(16).padStart(2, "0"),
+  )
+    .join("");
+}
+
+/** A port free on loopback now (the kernel's pick), for a server that starts later. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
