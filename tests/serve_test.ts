@@ -1,7 +1,17 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { claudeBinary, runClaude, startScriptedStandIn } from "./_claude.ts";
-import { buildLab, CLI, denoDir, drain, rtok, RTOK_PERMS, run, tempDir } from "./_helpers.ts";
+import {
+  buildLab,
+  CLI,
+  denoDir,
+  drain,
+  ledger,
+  rtok,
+  RTOK_PERMS,
+  run,
+  tempDir,
+} from "./_helpers.ts";
 import { storePath } from "../src/core/store.ts";
 import type { ServeState } from "../src/surfaces/serve.ts";
 
@@ -369,6 +379,89 @@ Deno.test({
         match(first, /\[rtok: cut /);
         strictEqual(second.trimEnd(), rawLog.trimEnd(), "git's own output, unchanged");
       }
+    } finally {
+      try {
+        Deno.kill(state().pid, "SIGTERM");
+      } catch { /* stopped already */ }
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "two Claude Code sessions and a CLI run at once against one server and one store: every event answered, every row written",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const claude = await claudeBinary();
+    using tmp = tempDir();
+    const root = `${tmp.path}/root`;
+    const installed = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], {
+      cwd: ROOT,
+    });
+    strictEqual(installed.code, 0, installed.err);
+    const denoBin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+    const home = `${tmp.path}/rtok`;
+    const env = {
+      ...world(tmp.path),
+      PATH: `${root}/bin:${denoBin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      RTOK_HOME: home,
+      DENO_DIR: await denoDir(),
+    };
+    const lab = `${tmp.path}/lab`;
+    await buildLab(lab);
+    const module = Array.from({ length: 60 }, (_, i) =>
+      [
+        `export function job${i}(x: number): number {`,
+        "  x = x * 2;",
+        "  x = x + 1;",
+        "  return x;",
+        "}",
+      ]
+        .join("\n")).join("\n") + "\n";
+    Deno.writeTextFileSync(`${lab}/jobs.ts`, module);
+    strictEqual((await run("rtok", ["init", "--serve"], { env, cwd: lab })).code, 0);
+    const state = () => JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)) as ServeState;
+    try {
+      // A server up before both sessions start, so neither waits on the other's start.
+      strictEqual((await run("rtok", ["serve", "--ensure"], { env, cwd: lab })).code, 0);
+      const session = async () => {
+        await using api = startScriptedStandIn([
+          { tool: "Bash", input: { command: "git log", description: "a" } },
+          { tool: "Read", input: { file_path: `${lab}/jobs.ts` } },
+          { tool: "Bash", input: { command: "git log -12", description: "b" } },
+          { tool: "Bash", input: { command: "git log", description: "c" } },
+        ]);
+        const r = await runClaude(claude, api, lab, env, ["--allowedTools", "Bash,Read"]);
+        strictEqual(r.result?.is_error, false, r.err);
+        return { results: api.results(), contexts: api.contexts() };
+      };
+      const cli = async () => {
+        for (let i = 0; i < 4; i++) {
+          const r = await run("rtok", ["git", "log"], { env, cwd: lab });
+          strictEqual(r.code, 0, r.err);
+        }
+      };
+      const [a, b] = await Promise.all([session(), session(), cli()]);
+      for (const s of [a, b]) {
+        for (const i of [0, 2, 3]) {
+          match(s.results[i], /\[rtok: cut .*; raw: rtok expand/, `step ${i}`);
+        }
+        ok(s.results[1].split("\n").length <= 30, "the Read was answered");
+        ok(
+          s.contexts.some((c) => c.includes("function job59 L")),
+          "with its outline",
+        );
+      }
+      const rows = ledger(home);
+      const logs = rows.filter((r) => r.family === "git log");
+      strictEqual(
+        logs.length,
+        2 * 3 + 4,
+        "every git log run recorded: 3 per session, 4 on the CLI",
+      );
+      strictEqual(rows.filter((r) => r.family === "Read").length, 2, "both Reads recorded");
+      strictEqual(failures(home).length, 0);
     } finally {
       try {
         Deno.kill(state().pid, "SIGTERM");
