@@ -232,3 +232,11 @@ export async function sha256(bytes: Uint8Array): Promise<string> {
 export function pointerId(text: string): string | null {
   return /\[rtok: cut .*; raw: rtok expand ([0-9a-f]+)\]\n?$/.exec(text)?.[1] ?? null;
 }
+
+/** Stops the `rtok serve` of `rtokHome` (the pid in its serve.json), if one runs. */
+export function stopServer(rtokHome: string): void {
+  try {
+    const { pid } = JSON.parse(Deno.readTextFileSync(`${rtokHome}/serve.json`));
+    if (typeof pid === "number" && pid > 0) Deno.kill(pid, "SIGTERM");
+  } catch { /* none started, or stopped already */ }
+}

@@ -1,6 +1,16 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { claudeBinary, runClaude, startStandIn } from "./_claude.ts";
-import { buildLab, CLI, denoDir, ledger, RTOK_PERMS, run, sh, tempDir } from "./_helpers.ts";
+import {
+  buildLab,
+  CLI,
+  denoDir,
+  ledger,
+  RTOK_PERMS,
+  run,
+  sh,
+  stopServer,
+  tempDir,
+} from "./_helpers.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -28,6 +38,8 @@ Deno.test({
     // The test's Deno cache, or the installed rtok would first fetch its npm packages anew.
     const env = { HOME: home, PATH, RTOK_HOME: rtokHome, DENO_DIR: await denoDir() };
     await using api = startStandIn();
+    // rtok init starts a server for this RTOK_HOME: it goes with the test.
+    using _server = { [Symbol.dispose]: () => stopServer(rtokHome) };
     api.command = "git log";
     const raw = (await sh("git", ["log"], lab)).trimEnd();
     const ask = async () => {
@@ -83,12 +95,21 @@ Deno.test({
       api.command = "git log";
     });
 
-    await t.step("rtok init installs the hooks into the temp HOME", async () => {
-      const r = await run("rtok", ["init"], { env, cwd: lab });
-      strictEqual(r.code, 0, r.err);
-      const settings = JSON.parse(Deno.readTextFileSync(`${home}/.claude/settings.json`));
-      ok(JSON.stringify(settings.hooks.PreToolUse).includes("hook claude"));
-    });
+    await t.step(
+      "rtok init installs the hooks into the temp HOME, served by rtok serve",
+      async () => {
+        const r = await run("rtok", ["init"], { env, cwd: lab });
+        strictEqual(r.code, 0, r.err);
+        const settings = JSON.parse(Deno.readTextFileSync(`${home}/.claude/settings.json`));
+        const pre = settings.hooks.PreToolUse.flatMap((g: { hooks: unknown[] }) => g.hooks);
+        ok(
+          pre.some((h: { type?: string; url?: string }) =>
+            h.type === "http" && /^http:\/\/127\.0\.0\.1:\d+\/hook\/claude$/.test(h.url ?? "")
+          ),
+          JSON.stringify(pre),
+        );
+      },
+    );
 
     await t.step("with the hook, the tool result is rtok's filtered output", async () => {
       const { result } = await ask();

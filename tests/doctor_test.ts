@@ -18,7 +18,7 @@ function sandbox() {
     home,
     rtokHome,
     settings: `${home}/.claude/settings.json`,
-    init: (args: string[] = []) => cli(["init", ...args]),
+    init: (args: string[] = []) => cli(["init", "--no-serve", ...args]),
     doctor: () => cli(["doctor"]),
     [Symbol.dispose]: () => dir[Symbol.dispose](),
   };

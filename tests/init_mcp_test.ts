@@ -16,7 +16,7 @@ function sandbox() {
     cwd,
     state: `${home}/.claude.json`,
     init: (args: string[]): Promise<Ran> =>
-      rtok(`${dir.path}/rtok-home`, ["init", ...args], { env, cwd }),
+      rtok(`${dir.path}/rtok-home`, ["init", "--no-serve", ...args], { env, cwd }),
     [Symbol.dispose]: () => dir[Symbol.dispose](),
   };
 }

@@ -34,7 +34,11 @@ function sandbox() {
     bin,
     settings: `${home}/.claude/settings.json`,
     init: (args: string[] = [], extra: Record<string, string> = {}): Promise<Ran> =>
-      rtok(`${dir.path}/rtok-home`, ["init", ...args], { env: { ...env, ...extra }, cwd }),
+      // Command hooks: the resident server's hooks are tests/serve_test.ts's.
+      rtok(`${dir.path}/rtok-home`, ["init", "--no-serve", ...args], {
+        env: { ...env, ...extra },
+        cwd,
+      }),
     [Symbol.dispose]: () => dir[Symbol.dispose](),
   };
 }

@@ -104,8 +104,12 @@ Deno.test({
     await t.step("rtok init hooks the launcher in, and doctor sees the hook answer", async () => {
       const init = await box.rtok(PATH, ["init"]);
       strictEqual(init.code, 0, init.out + init.err);
+      match(init.out, /^rtok serve answers on 127\.0\.0\.1:\d+$/m, "init starts the server");
       const doctor = await box.rtok(PATH, ["doctor"]);
       match(doctor.out, /^ok +hook answers +"git status" → /m, doctor.out + doctor.err);
+      match(doctor.out, /^ok +serve +rtok serve answers on /m);
+      const off = await box.rtok(PATH, ["init", "--uninstall"]);
+      match(off.out, /^stopped rtok serve \(pid \d+\)$/m, "an uninstall leaves no server");
       match(
         doctor.out,
         new RegExp(`^(ok|warn) +deno +Deno .*, binary ${RegExp.escape(DENO)}`, "m"),

@@ -22,7 +22,7 @@ Deno.test("each surface runs without the permissions it does not need", async (t
     // The hook runs before every tool call: it can neither start a process nor open a socket.
     ["hook", { connect: true, spawn: true, listen: true, ffi: true, write: false }],
     ["rewrite", { connect: true, spawn: true, listen: true, ffi: true, write: true }],
-    ["init", { connect: false, spawn: true, listen: false, ffi: true, write: false }],
+    ["init", { connect: false, spawn: false, listen: false, ffi: true, write: false }],
     // Doctor asks the resident server for its health; the server listens and, for --ensure,
     // starts itself.
     ["doctor", { connect: false, spawn: false, listen: false, ffi: true, write: false }],

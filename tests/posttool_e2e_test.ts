@@ -1,6 +1,6 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { claudeBinary, runClaude, startScriptedStandIn, type Step } from "./_claude.ts";
-import { denoDir, ledger, run, tempDir } from "./_helpers.ts";
+import { denoDir, ledger, run, stopServer, tempDir } from "./_helpers.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -150,6 +150,8 @@ Deno.test({
     Deno.mkdirSync(`${tmp.path}/plain`);
     Deno.mkdirSync(`${tmp.path}/hooked`);
     const plain = await session(claude, p.dir, { ...base, HOME: `${tmp.path}/plain` });
+    // rtok init starts a server for this RTOK_HOME: it goes with the test.
+    using _server = { [Symbol.dispose]: () => stopServer(base.RTOK_HOME) };
     const init = await run("rtok", ["init"], {
       env: { ...base, HOME: `${tmp.path}/hooked` },
       cwd: p.dir,

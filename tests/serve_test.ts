@@ -350,7 +350,7 @@ Deno.test({
           /\[rtok: cut .*; raw: rtok expand [0-9a-f]+\]/,
           "through the server",
         );
-        ok(state().pid > 0, "the session start started a server");
+        ok(state().pid > 0, "a server answered (rtok init started it)");
       }
       const doctor = await run("rtok", ["doctor"], { env, cwd: lab });
       match(doctor.out, /^ok +hook answers +"git status" → ".*rtok git status"/m);

@@ -25,7 +25,8 @@ import {
   unregisterMcp,
 } from "../claude/mcp_config.ts";
 import { parentDir } from "../core/paths.ts";
-import { hookCommand, rtokInvocation } from "../core/self.ts";
+import { hookCommand, rtokInvocation, selfArgv } from "../core/self.ts";
+import { runCaptured } from "../core/spawn.ts";
 import { rtokHome } from "../core/config.ts";
 import { freePort, newSecret, readServeState, writeServeState } from "./_serve_state.ts";
 import { VERSION } from "./_help.ts";
@@ -45,10 +46,9 @@ the file is backed up first (<file>.rtok-backup-<time>).
   --dry-run    show what would change; write nothing
   --uninstall  remove rtok's hooks, and nothing else
   --replace    also remove other tools' command rewriters (rtk, snip), which race with rtok
-  --serve      point the hooks at rtok's resident server (rtok serve) over loopback HTTP
-               instead of starting rtok per call, with a SessionStart command that keeps
-               the server running (rtok serve --ensure); run rtok init again without
-               --serve to go back to command hooks
+  --no-serve   command hooks: rtok starts on every hook call. Without it the hooks go
+               to rtok's resident server (rtok serve) over loopback HTTP, a SessionStart
+               command keeps it running (rtok serve --ensure), and init starts it now
   --help       this text
 `;
 
@@ -165,6 +165,8 @@ async function _hooks(flags: _Flags): Promise<number> {
   out.push(diff.trimEnd());
   if (flags.uninstall) {
     out.push(`removed rtok's hooks from ${path}`);
+    const stopped = await _stopServer();
+    if (stopped) out.push(stopped);
   } else {
     out.push(`installed rtok's hooks in ${path}`);
     out.push(
@@ -172,6 +174,7 @@ async function _hooks(flags: _Flags): Promise<number> {
         ? `hooks: ${serve.url} (rtok serve); kept running by: ${serve.ensure}`
         : `hook command: ${command}`,
     );
+    if (serve) out.push(await _startServer());
     for (const r of retired) {
       out.push(`retired ${r.name}'s hook on ${r.event}: ${r.command} (kept in the backup)`);
     }
@@ -184,6 +187,43 @@ async function _hooks(flags: _Flags): Promise<number> {
 }
 
 const _FIX = "fix it or move it aside, then run rtok init again";
+
+// The server started now, so the hooks answer before the next session starts one.
+async function _startServer(): Promise<string> {
+  const [program, ...rest] = selfArgv();
+  const done = await runCaptured([program, ...rest, "serve", "--ensure"], {
+    timeoutMs: 10_000,
+    holdBytes: 64 * 1024,
+  });
+  const state = readServeState(rtokHome());
+  if (done.code === 0 && state?.pid) return `rtok serve answers on 127.0.0.1:${state.port}`;
+  return `rtok serve did not start (${
+    new TextDecoder().decode(done.stderr).trim().split("\n")[0] || `exit ${done.code}`
+  }); the next session start tries again, and the tools run unchanged until then`;
+}
+
+// An uninstall leaves no server behind: one that answers is stopped.
+async function _stopServer(): Promise<string | null> {
+  let state;
+  try {
+    state = readServeState(rtokHome());
+  } catch {
+    return null;
+  }
+  if (!state?.pid) return null;
+  try {
+    const r = await fetch(`http://127.0.0.1:${state.port}/health`, {
+      headers: { authorization: `Bearer ${state.secret}` },
+      signal: AbortSignal.timeout(500),
+    });
+    const health = r.ok ? await r.json() as { pid?: number } : (await r.body?.cancel(), null);
+    if (health?.pid !== state.pid) return null;
+    Deno.kill(state.pid, "SIGTERM");
+    return `stopped rtok serve (pid ${state.pid})`;
+  } catch {
+    return null;
+  }
+}
 
 // The server the hooks will name: its port and secret kept in serve.json, made now when there
 // is none (a dry run makes nothing and shows a placeholder).
@@ -202,7 +242,7 @@ function _serveTarget(dryRun: boolean): ServeTarget {
 function _parseFlags(args: readonly string[]): _Flags {
   const flags: _Flags = {
     project: false,
-    serve: false,
+    serve: true,
     mcp: false,
     dryRun: false,
     uninstall: false,
@@ -216,6 +256,7 @@ function _parseFlags(args: readonly string[]): _Flags {
     else if (arg === "--uninstall") flags.uninstall = true;
     else if (arg === "--replace") flags.replace = true;
     else if (arg === "--serve") flags.serve = true;
+    else if (arg === "--no-serve") flags.serve = false;
     else if (arg === "--help" || arg === "-h") flags.help = true;
     else throw new TypeError(`unknown option "${arg}" for rtok init; see rtok init --help`);
   }

@@ -64,9 +64,9 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "env"],
     load: () => _load<typeof import("./rewrite_cmd.ts")>("./rewrite_cmd.ts"),
   },
-  // With --serve, asks the kernel for a free loopback port for the server (net).
+  // Asks the kernel for a free loopback port for the server (net) and starts it (run).
   init: {
-    permissions: ["read", "write", "env", "net"],
+    permissions: ["read", "write", "env", "net", "run"],
     load: () => _load<typeof import("./init.ts")>("./init.ts"),
   },
   filters: {
