@@ -21,7 +21,8 @@ Usage:
   rtok search <query>      which archived output mentioned something (--limit N,
                            --all-projects, --format text|json)
   rtok config              where rtok keeps its state; the settings in effect
-  rtok init                install the Claude Code hooks (--project, --dry-run,
+  rtok init                install the Claude Code hooks, served by rtok serve
+                           (--no-serve: command hooks; --project, --dry-run,
                            --uninstall, --replace; --mcp also registers rtok mcp)
   rtok mcp                 the MCP server on stdio: rtok_run, rtok_read,
                            rtok_expand, rtok_search, rtok_gain
