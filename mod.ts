@@ -38,6 +38,7 @@ export type {
   Surface,
 } from "./src/core/plugin.ts";
 export type { CommandFilter, Filtered, FilterInput } from "./src/core/filter.ts";
+export type { ToolKind, ToolResult } from "./src/core/tool_result.ts";
 export {
   type Config,
   DEFAULT_CONFIG,
