@@ -21,6 +21,7 @@
  *    loaded), in process: p95 < 30 ms; the cold first call is reported beside it.
  * 7. The hook through `rtok serve` (a keep-alive HTTP client, as Claude Code's HTTP hooks):
  *    PreToolUse round trip p95 < 5 ms; a PostToolUse whole Read of a 500-line module < 15 ms.
+ *    Reported beside it: the wall time rtok adds to a 10-call session of the real Claude Code.
  *
  * @module
  */
@@ -486,6 +487,89 @@ async function served(): Promise<Result[]> {
   }
 }
 
+// A 10-call session through the real Claude Code, hooked (rtok init: the server-backed hooks)
+// against plain, alternated in one run: the wall time rtok adds to a session, reported.
+async function sessionWallTime(): Promise<Result> {
+  const { claudeBinary, runClaude, startScriptedStandIn } = await import("../tests/_claude.ts");
+  const { buildLab, denoDir, stopServer } = await import("../tests/_helpers.ts");
+  const claude = await claudeBinary();
+  const dir = await Deno.makeTempDir({ prefix: "rtok-session-budget-" });
+  try {
+    const lab = `${dir}/lab`;
+    await buildLab(lab);
+    const root = `${dir}/root`;
+    const install = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "install", "--root", root],
+      cwd: new URL("..", import.meta.url).pathname,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (install.code !== 0) throw new Error(new TextDecoder().decode(install.stderr));
+    const denoBin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+    const base = {
+      PATH: `${root}/bin:${denoBin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      RTOK_HOME: `${dir}/rtok`,
+      DENO_DIR: await denoDir(),
+    };
+    for (const h of ["plain", "hooked"]) await Deno.mkdir(`${dir}/${h}`);
+    const init = await new Deno.Command("rtok", {
+      args: ["init"],
+      cwd: lab,
+      env: { ...base, HOME: `${dir}/hooked` },
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (init.code !== 0) throw new Error(new TextDecoder().decode(init.stderr));
+    const steps = [
+      "git log",
+      "git status",
+      "git log -3",
+      "git branch",
+      "git diff HEAD~1",
+      "git show HEAD",
+      "ls -la",
+      "git log --oneline -5",
+      "git status -s",
+      "git log -12",
+    ].map((command) => ({ tool: "Bash", input: { command, description: "step" } }));
+    const session = async (home: string) => {
+      await using api = startScriptedStandIn(steps);
+      const t = performance.now();
+      const r = await runClaude(claude, api, lab, { ...base, HOME: home }, [
+        "--allowedTools",
+        "Bash",
+      ]);
+      const ms = performance.now() - t;
+      if (r.result?.is_error !== false || api.results().length !== 10) {
+        throw new Error(`the session did not complete: ${r.err.slice(0, 300)}`);
+      }
+      return ms;
+    };
+    try {
+      await session(`${dir}/plain`);
+      await session(`${dir}/hooked`);
+      const plain: number[] = [], hooked: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        plain.push(await session(`${dir}/plain`));
+        hooked.push(await session(`${dir}/hooked`));
+      }
+      const added = median(hooked) - median(plain);
+      return {
+        name: "a 10-call Claude Code session, hooked (rtok serve) against plain, wall time",
+        measured: `median ${median(hooked).toFixed(0)} ms against ${median(plain).toFixed(0)} ms: ${
+          added.toFixed(0)
+        } ms added, ${(added / 10).toFixed(0)} ms a call (3 rounds each)`,
+        budget: "reported",
+        ok: true,
+      };
+    } finally {
+      stopServer(base.RTOK_HOME);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 if (import.meta.main) {
   const results = [
     ...(await estimator()),
@@ -495,6 +579,7 @@ if (import.meta.main) {
     ...(await proxyBudgets(Math.max(ROUNDS, 31))),
     await outline(),
     ...(await served()),
+    await sessionWallTime(),
   ];
   for (const r of results) {
     console.log(`${r.ok ? "ok  " : "MISS"} ${r.name}: ${r.measured}; budget ${r.budget}`);
