@@ -1,7 +1,8 @@
 /**
  * The resident hook server's state, `$RTOK_HOME/serve.json` (owner-only): its port, the bearer
  * secret the hooks carry, its pid and version. `rtok init` makes it before a server runs, so
- * the hooks it writes name a port and a secret the server then uses.
+ * the hooks it writes name a port and a secret the server then uses. Also: asking a server
+ * for its health.
  *
  * @module
  */
@@ -60,4 +61,41 @@ export function freePort(): number {
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   return port;
+}
+
+/** What a server says of itself on `/health`. */
+export interface ServeHealth {
+  /** Its rtok version. */
+  readonly version?: string;
+  /** Its process id. */
+  readonly pid?: number;
+}
+
+/**
+ * What the server on `state`'s port says of itself when asked with `state`'s secret, or `null`
+ * when none answers so within `timeoutMs`.
+ */
+export async function serverHealth(
+  state: ServeState,
+  timeoutMs = 500,
+): Promise<ServeHealth | null> {
+  if (!state.port) return null;
+  try {
+    const r = await fetch(`http://127.0.0.1:${state.port}/health`, {
+      headers: { authorization: `Bearer ${state.secret}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!r.ok) {
+      await r.body?.cancel();
+      return null;
+    }
+    return await r.json() as ServeHealth;
+  } catch {
+    return null;
+  }
+}
+
+/** True when a server answers on `state`'s port with its secret. */
+export async function serverAnswers(state: ServeState, timeoutMs = 500): Promise<boolean> {
+  return await serverHealth(state, timeoutMs) !== null;
 }

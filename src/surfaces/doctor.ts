@@ -217,7 +217,7 @@ async function _settingsFiles(
 // The PreToolUse hook on HTTP: the same event, posted with the secret from serve.json.
 async function _probeUrl(url: string, cwd: string): Promise<_Check> {
   const label = "hook answers";
-  const { readServeState } = await import("./serve.ts");
+  const { readServeState } = await import("./_serve_state.ts");
   let secret = "";
   try {
     secret = readServeState(rtokHome())?.secret ?? "";
@@ -348,36 +348,14 @@ async function _serverCheck(): Promise<_Check> {
   } catch {
     return { status: "ok", label, detail: "not in use (no RTOK_HOME)" };
   }
-  const { readServeState } = await import("./serve.ts");
+  const { readServeState, serverHealth } = await import("./_serve_state.ts");
   const state = readServeState(home);
   if (state === null) return { status: "ok", label, detail: "not in use (no serve.json)" };
   const where = `127.0.0.1:${state.port}`;
   const started = performance.now();
-  try {
-    const r = await fetch(`http://${where}/health`, {
-      headers: { authorization: `Bearer ${state.secret}` },
-      signal: AbortSignal.timeout(1000),
-    });
-    const took = `${(performance.now() - started).toFixed(1)} ms`;
-    if (!r.ok) {
-      await r.body?.cancel();
-      return { status: "warn", label, detail: `${where} answers ${r.status}, not rtok's server` };
-    }
-    const health = await r.json() as { version?: string; pid?: number };
-    if (health.version !== VERSION) {
-      return {
-        status: "warn",
-        label,
-        detail: `${where} (pid ${health.pid}) runs rtok ${health.version}, not ${VERSION}: ` +
-          "rtok serve --ensure stops it and starts this version",
-      };
-    }
-    return {
-      status: "ok",
-      label,
-      detail: `rtok serve answers on ${where} (pid ${health.pid}, rtok ${health.version}, ${took})`,
-    };
-  } catch {
+  const health = await serverHealth(state, 1000);
+  const took = `${(performance.now() - started).toFixed(1)} ms`;
+  if (health === null) {
     return {
       status: "warn",
       label,
@@ -385,6 +363,19 @@ async function _serverCheck(): Promise<_Check> {
         "start one with rtok serve --ensure",
     };
   }
+  if (health.version !== VERSION) {
+    return {
+      status: "warn",
+      label,
+      detail: `${where} (pid ${health.pid}) runs rtok ${health.version}, not ${VERSION}: ` +
+        "rtok serve --ensure stops it and starts this version",
+    };
+  }
+  return {
+    status: "ok",
+    label,
+    detail: `rtok serve answers on ${where} (pid ${health.pid}, rtok ${health.version}, ${took})`,
+  };
 }
 
 /** The store takes a write; `$RTOK_HOME`, the archive and the spool are writable. */

@@ -28,7 +28,13 @@ import { parentDir } from "../core/paths.ts";
 import { hookCommand, rtokInvocation, selfArgv } from "../core/self.ts";
 import { runCaptured } from "../core/spawn.ts";
 import { rtokHome } from "../core/config.ts";
-import { freePort, newSecret, readServeState, writeServeState } from "./_serve_state.ts";
+import {
+  freePort,
+  newSecret,
+  readServeState,
+  serverHealth,
+  writeServeState,
+} from "./_serve_state.ts";
 import { VERSION } from "./_help.ts";
 import { print, warn } from "./_io.ts";
 
@@ -211,18 +217,14 @@ async function _stopServer(): Promise<string | null> {
     return null;
   }
   if (!state?.pid) return null;
+  // Only the server serve.json names, and only while it answers as that process.
+  if ((await serverHealth(state))?.pid !== state.pid) return null;
   try {
-    const r = await fetch(`http://127.0.0.1:${state.port}/health`, {
-      headers: { authorization: `Bearer ${state.secret}` },
-      signal: AbortSignal.timeout(500),
-    });
-    const health = r.ok ? await r.json() as { pid?: number } : (await r.body?.cancel(), null);
-    if (health?.pid !== state.pid) return null;
     Deno.kill(state.pid, "SIGTERM");
-    return `stopped rtok serve (pid ${state.pid})`;
   } catch {
     return null;
   }
+  return `stopped rtok serve (pid ${state.pid})`;
 }
 
 // The server the hooks will name: its port and secret kept in serve.json, made now when there

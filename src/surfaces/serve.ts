@@ -13,9 +13,17 @@ import { parseArgs } from "node:util";
 import { type Config, configPath, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { rtokEnv } from "../core/env.ts";
 import { selfArgv } from "../core/self.ts";
-import { newSecret, readServeState, type ServeState, writeServeState } from "./_serve_state.ts";
+import {
+  newSecret,
+  readServeState,
+  serverAnswers,
+  serverHealth,
+  type ServeState,
+  writeServeState,
+} from "./_serve_state.ts";
+import { wholeNumber } from "./_flags.ts";
 
-export { readServeState, type ServeState, serveStatePath } from "./_serve_state.ts";
+export { readServeState, serverAnswers, type ServeState, serveStatePath } from "./_serve_state.ts";
 import { answerAndRecord, makeHookDeps, MAX_HOOK_INPUT, recordHookFailure } from "./hook.ts";
 import { VERSION } from "./_help.ts";
 import { print, warn } from "./_io.ts";
@@ -41,32 +49,6 @@ Both need "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
 
 A second rtok serve while one answers says so and exits 0.
 `;
-
-/** True when a server answers on `state`'s port with its secret. */
-export async function serverAnswers(state: ServeState, timeoutMs = 500): Promise<boolean> {
-  return await _health(state, timeoutMs) !== null;
-}
-
-// What the server on `state`'s port says of itself, or `null` when none answers.
-async function _health(
-  state: ServeState,
-  timeoutMs: number,
-): Promise<{ version?: string; pid?: number } | null> {
-  if (!state.port) return null;
-  try {
-    const r = await fetch(`http://127.0.0.1:${state.port}/health`, {
-      headers: { authorization: `Bearer ${state.secret}` },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    if (!r.ok) {
-      await r.body?.cancel();
-      return null;
-    }
-    return await r.json();
-  } catch {
-    return null;
-  }
-}
 
 // The body, at most MAX_HOOK_INPUT bytes and within `ms`; `null` past either.
 async function _body(req: Request, ms: number): Promise<Uint8Array | null> {
@@ -119,11 +101,11 @@ export async function main(args: readonly string[]): Promise<number> {
     await print(SERVE_HELP);
     return 0;
   }
-  const idleMs = _whole("--idle-minutes", values["idle-minutes"] ?? "120", 1, 10_080) * 60_000;
+  const idleMs = wholeNumber("--idle-minutes", values["idle-minutes"] ?? "120", 1, 10_080) * 60_000;
   const home = rtokHome();
   const before = readServeState(home);
   // The port the hooks in the settings name: the last one, unless another is asked for.
-  const port = _whole("--port", values.port ?? String(before?.port ?? 0), 0, 65535);
+  const port = wholeNumber("--port", values.port ?? String(before?.port ?? 0), 0, 65535);
   if (values.ensure) return await _ensure(home, before, args.filter((a) => a !== "--ensure"));
   if (before && await serverAnswers(before)) {
     await print(`rtok serve: already answering on port ${before.port} (pid ${before.pid})\n`);
@@ -204,7 +186,7 @@ async function _ensure(
   state: ServeState | null,
   args: readonly string[],
 ): Promise<number> {
-  const health = state ? await _health(state, 300) : null;
+  const health = state ? await serverHealth(state, 300) : null;
   if (health?.version === VERSION) return 0;
   if (health && typeof health.pid === "number") {
     // Another version's server would answer with its own rules: it makes way for this one.
@@ -237,11 +219,3 @@ async function _ensure(
 
 /** How long `--ensure` waits for the server it started to answer. */
 const _ENSURE_WAIT_MS = 3_000;
-
-function _whole(flag: string, value: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) {
-    throw new RangeError(`${flag} "${value}": expected a whole number from ${min} to ${max}`);
-  }
-  return n;
-}
