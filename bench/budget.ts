@@ -491,23 +491,14 @@ async function served(): Promise<Result[]> {
 // against plain, alternated in one run: the wall time rtok adds to a session, reported.
 async function sessionWallTime(): Promise<Result> {
   const { claudeBinary, runClaude, startScriptedStandIn } = await import("../tests/_claude.ts");
-  const { buildLab, denoDir, stopServer } = await import("../tests/_helpers.ts");
+  const { buildLab, denoDir, installRtok, stopServer } = await import("../tests/_helpers.ts");
   const claude = await claudeBinary();
   const dir = await Deno.makeTempDir({ prefix: "rtok-session-budget-" });
   try {
     const lab = `${dir}/lab`;
     await buildLab(lab);
-    const root = `${dir}/root`;
-    const install = await new Deno.Command(Deno.execPath(), {
-      args: ["task", "-q", "install", "--root", root],
-      cwd: new URL("..", import.meta.url).pathname,
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (install.code !== 0) throw new Error(new TextDecoder().decode(install.stderr));
-    const denoBin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
     const base = {
-      PATH: `${root}/bin:${denoBin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      PATH: await installRtok(`${dir}/root`),
       RTOK_HOME: `${dir}/rtok`,
       DENO_DIR: await denoDir(),
     };

@@ -144,21 +144,35 @@ export function assistantReply(body: Record<string, unknown>, call: Call | null)
   );
 }
 
-/** Starts the stand-in on a free loopback port. */
-export function startStandIn(): StandIn {
-  const requests: Recorded[] = [];
-  const state = { command: "git log" };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+/**
+ * A loopback Messages API on a free port: every request is recorded in `requests`; a POST to
+ * `/v1/messages` with a JSON body gets `reply(body, recorded)`, anything else a 404.
+ */
+export function serveMessages(
+  requests: Recorded[],
+  reply: (body: Record<string, unknown>, rec: Recorded) => Response | Promise<Response>,
+): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const url = new URL(req.url);
     const body = req.method === "POST"
       ? await req.json().catch(() => null) as Record<string, unknown> | null
       : null;
-    requests.push({ path: url.pathname + url.search, body });
+    const rec = { path: url.pathname + url.search, body };
+    requests.push(rec);
     if (url.pathname !== "/v1/messages" || !body) {
       return Response.json({ type: "error", error: { type: "not_found_error", message: "no" } }, {
         status: 404,
       });
     }
+    return await reply(body, rec);
+  });
+}
+
+/** Starts the stand-in on a free loopback port. */
+export function startStandIn(): StandIn {
+  const requests: Recorded[] = [];
+  const state = { command: "git log" };
+  const server = serveMessages(requests, (body) => {
     const messages = (body.messages ?? []) as { content: unknown }[];
     const answered = JSON.stringify(messages).includes('"tool_result"');
     const tools = (body.tools ?? []) as { name?: string }[];
@@ -248,18 +262,7 @@ export function startScriptedStandIn(
         ? [{ type: "text", text: m.content }]
         : []
     );
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const url = new URL(req.url);
-    const body = req.method === "POST"
-      ? await req.json().catch(() => null) as Record<string, unknown> | null
-      : null;
-    const rec = { path: url.pathname + url.search, body };
-    requests.push(rec);
-    if (url.pathname !== "/v1/messages" || !body) {
-      return Response.json({ type: "error", error: { type: "not_found_error", message: "no" } }, {
-        status: 404,
-      });
-    }
+  const server = serveMessages(requests, async (body, rec) => {
     const done = blocks(rec).filter((b) => b.type === "tool_result").length;
     const step = done < steps.length && (body.tools as unknown[] ?? []).length ? steps[done] : null;
     if (step && beforeStep) await beforeStep(done);

@@ -240,3 +240,16 @@ export function stopServer(rtokHome: string): void {
     if (typeof pid === "number" && pid > 0) Deno.kill(pid, "SIGTERM");
   } catch { /* none started, or stopped already */ }
 }
+
+/**
+ * rtok as a user has it: installed by the install task under `root`; returns a PATH with its
+ * launcher first, then this Deno (so the launcher finds it), then this process's PATH.
+ */
+export async function installRtok(root: string): Promise<string> {
+  const r = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], {
+    cwd: new URL("../", import.meta.url).pathname,
+  });
+  if (r.code !== 0) throw new Error(`the install task failed (${r.code}): ${r.err}`);
+  const deno = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+  return `${root}/bin:${deno}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+}

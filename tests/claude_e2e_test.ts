@@ -4,6 +4,7 @@ import {
   buildLab,
   CLI,
   denoDir,
+  installRtok,
   ledger,
   RTOK_PERMS,
   run,
@@ -11,16 +12,6 @@ import {
   stopServer,
   tempDir,
 } from "./_helpers.ts";
-
-const ROOT = new URL("../", import.meta.url).pathname;
-
-// rtok as a user has it: installed by the install task, its launcher on PATH.
-async function installRtok(root: string): Promise<string> {
-  const r = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], { cwd: ROOT });
-  strictEqual(r.code, 0, r.err);
-  const denoDir = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
-  return `${root}/bin:${denoDir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
-}
 
 Deno.test({
   name: "Claude Code runs the agent's git log through rtok after rtok init, and not before",

@@ -1,8 +1,6 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { claudeBinary, runClaude, startScriptedStandIn, type Step } from "./_claude.ts";
-import { denoDir, ledger, run, stopServer, tempDir } from "./_helpers.ts";
-
-const ROOT = new URL("../", import.meta.url).pathname;
+import { denoDir, installRtok, ledger, run, stopServer, tempDir } from "./_helpers.ts";
 
 // A long module: classes with methods and free functions, each name unique.
 function serviceModule(): { text: string; names: string[] } {
@@ -140,11 +138,7 @@ Deno.test({
   async fn(t) {
     const claude = await claudeBinary();
     using tmp = tempDir();
-    const root = `${tmp.path}/root`;
-    const r = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], { cwd: ROOT });
-    strictEqual(r.code, 0, r.err);
-    const denoBin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
-    const PATH = `${root}/bin:${denoBin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+    const PATH = await installRtok(`${tmp.path}/root`);
     const p = project(`${tmp.path}/project`);
     const base = { PATH, DENO_DIR: await denoDir(), RTOK_HOME: `${tmp.path}/rtok` };
     Deno.mkdirSync(`${tmp.path}/plain`);

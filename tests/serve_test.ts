@@ -6,14 +6,17 @@ import {
   CLI,
   denoDir,
   drain,
+  installRtok,
   ledger,
   rtok,
   RTOK_PERMS,
   run,
+  stopServer,
   tempDir,
 } from "./_helpers.ts";
 import { storePath } from "../src/core/store.ts";
 import type { ServeState } from "../src/surfaces/serve.ts";
+import { readServeState, type ServeHealth, serverHealth } from "../src/surfaces/_serve_state.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -53,6 +56,17 @@ async function startServer(rtokHome: string, env: Record<string, string>): Promi
       await child.status;
     },
   };
+}
+
+// The server serve.json names once it answers as rtok `version` (within 10 s), or `null`.
+async function waitForServer(home: string, version = "0.1.0"): Promise<ServeHealth | null> {
+  for (let i = 0; i < 100; i++) {
+    const state = readServeState(home);
+    const health = state ? await serverHealth(state, 200) : null;
+    if (health?.version === version) return health;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
 }
 
 function world(tmp: string) {
@@ -135,15 +149,10 @@ Deno.test({
     const claude = await claudeBinary();
     using tmp = tempDir();
     // The rewritten command runs the installed rtok, as a user has it.
-    const root = `${tmp.path}/root`;
-    const installed = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], {
-      cwd: ROOT,
-    });
-    strictEqual(installed.code, 0, installed.err);
-    const denoBin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+    const PATH = await installRtok(`${tmp.path}/root`);
     const env = {
       ...world(tmp.path),
-      PATH: `${root}/bin:${denoBin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      PATH,
     };
     const home = `${tmp.path}/rtok`;
     const lab = `${tmp.path}/lab`;
@@ -212,19 +221,8 @@ Deno.test("rtok serve --ensure starts one server, detached, and returns at once;
   const home = `${tmp.path}/rtok`;
   const first = await rtok(home, ["serve", "--ensure"], { env });
   strictEqual(first.code, 0, first.err);
-  let state: ServeState | null = null;
-  for (let i = 0; i < 100 && state === null; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    try {
-      const s = JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)) as ServeState;
-      const h = await fetch(`http://127.0.0.1:${s.port}/health`, {
-        headers: { authorization: `Bearer ${s.secret}` },
-      });
-      if (h.ok) state = s;
-      await h.body?.cancel();
-    } catch { /* not up yet */ }
-  }
-  ok(state, "a server answers after --ensure");
+  const state = await waitForServer(home);
+  ok(state?.pid, "a server answers after --ensure");
   try {
     const again = await rtok(home, ["serve", "--ensure"], { env });
     strictEqual(again.code, 0, again.err);
@@ -235,7 +233,7 @@ Deno.test("rtok serve --ensure starts one server, detached, and returns at once;
       "the same one",
     );
   } finally {
-    Deno.kill(state.pid, "SIGTERM");
+    stopServer(home);
   }
 });
 
@@ -286,25 +284,14 @@ Deno.test("rtok serve --ensure stops a server of another version and starts its 
   const status = await old.status;
   strictEqual(status.signal, "SIGTERM", "the old server was stopped");
   await reader.cancel();
-  let pid = 0;
-  for (let i = 0; i < 100 && !pid; i++) {
-    await new Promise((res) => setTimeout(res, 100));
-    try {
-      const s = JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)) as ServeState;
-      const h = await fetch(`http://127.0.0.1:${s.port}/health`, {
-        headers: { authorization: `Bearer ${s.secret}` },
-      });
-      const body = h.ok ? await h.json() : (await h.body?.cancel(), null);
-      if (body?.version === "0.1.0") pid = body.pid;
-    } catch { /* not up yet */ }
-  }
+  const pid = (await waitForServer(home))?.pid;
   ok(pid, "a server of this version answers");
   strictEqual(
     JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)).port,
     port,
     "on the same port",
   );
-  Deno.kill(pid, "SIGTERM");
+  stopServer(home);
 });
 
 Deno.test({
@@ -315,16 +302,11 @@ Deno.test({
   async fn() {
     const claude = await claudeBinary();
     using tmp = tempDir();
-    const root = `${tmp.path}/root`;
-    const installed = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], {
-      cwd: ROOT,
-    });
-    strictEqual(installed.code, 0, installed.err);
-    const denoBin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+    const PATH = await installRtok(`${tmp.path}/root`);
     const home = `${tmp.path}/rtok`;
     const env = {
       ...world(tmp.path),
-      PATH: `${root}/bin:${denoBin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      PATH,
       RTOK_HOME: home,
       DENO_DIR: await denoDir(),
     };
@@ -380,9 +362,7 @@ Deno.test({
         strictEqual(second.trimEnd(), rawLog.trimEnd(), "git's own output, unchanged");
       }
     } finally {
-      try {
-        Deno.kill(state().pid, "SIGTERM");
-      } catch { /* stopped already */ }
+      stopServer(home);
     }
   },
 });
@@ -395,16 +375,11 @@ Deno.test({
   async fn() {
     const claude = await claudeBinary();
     using tmp = tempDir();
-    const root = `${tmp.path}/root`;
-    const installed = await run(Deno.execPath(), ["task", "-q", "install", "--root", root], {
-      cwd: ROOT,
-    });
-    strictEqual(installed.code, 0, installed.err);
-    const denoBin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+    const PATH = await installRtok(`${tmp.path}/root`);
     const home = `${tmp.path}/rtok`;
     const env = {
       ...world(tmp.path),
-      PATH: `${root}/bin:${denoBin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      PATH,
       RTOK_HOME: home,
       DENO_DIR: await denoDir(),
     };
@@ -421,7 +396,6 @@ Deno.test({
         .join("\n")).join("\n") + "\n";
     Deno.writeTextFileSync(`${lab}/jobs.ts`, module);
     strictEqual((await run("rtok", ["init", "--serve"], { env, cwd: lab })).code, 0);
-    const state = () => JSON.parse(Deno.readTextFileSync(`${home}/serve.json`)) as ServeState;
     try {
       // A server up before both sessions start, so neither waits on the other's start.
       strictEqual((await run("rtok", ["serve", "--ensure"], { env, cwd: lab })).code, 0);
@@ -463,9 +437,7 @@ Deno.test({
       strictEqual(rows.filter((r) => r.family === "Read").length, 2, "both Reads recorded");
       strictEqual(failures(home).length, 0);
     } finally {
-      try {
-        Deno.kill(state().pid, "SIGTERM");
-      } catch { /* stopped already */ }
+      stopServer(home);
     }
   },
 });

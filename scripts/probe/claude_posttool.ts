@@ -31,7 +31,9 @@ import {
   assistantReply,
   CLAUDE_CODE_VERSION,
   claudeBinary,
+  type Recorded,
   runClaude,
+  serveMessages,
   type StandIn,
 } from "../../tests/_claude.ts";
 
@@ -513,26 +515,11 @@ rl.on("line", (line) => {
 
 const TOOL_ID = "toolu_probe_1";
 
-interface Req {
-  readonly path: string;
-  readonly body: Record<string, unknown> | null;
-}
-
 /** A stand-in like `tests/_claude.ts`'s, but it asks for any tool with any input. */
 function startScriptedStandIn(): StandIn & { call: { name: string; input: unknown } } {
-  const requests: Req[] = [];
+  const requests: Recorded[] = [];
   const call = { name: "Bash", input: {} as unknown };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const url = new URL(req.url);
-    const body = req.method === "POST"
-      ? await req.json().catch(() => null) as Record<string, unknown> | null
-      : null;
-    requests.push({ path: url.pathname + url.search, body });
-    if (url.pathname !== "/v1/messages" || !body) {
-      return Response.json({ type: "error", error: { type: "not_found_error", message: "no" } }, {
-        status: 404,
-      });
-    }
+  const server = serveMessages(requests, (body) => {
     const answered = JSON.stringify(body.messages ?? []).includes('"tool_result"');
     const tools = (body.tools ?? []) as { name?: string }[];
     const ask = !answered && tools.some((t) => t.name === call.name);
@@ -554,7 +541,7 @@ function startScriptedStandIn(): StandIn & { call: { name: string; input: unknow
 }
 
 /** The user message that carries our tool_result, from the first request that has it. */
-function findToolResult(requests: readonly Req[]): {
+function findToolResult(requests: readonly Recorded[]): {
   toolResult: Record<string, unknown> | null;
   siblings: unknown[];
   toolsOffered: string[];
