@@ -110,17 +110,12 @@ const _PINO: Readonly<Record<string, LogLevel>> = {
   "50": "ERROR",
   "60": "FATAL",
 };
-// Syslog severity is the priority modulo 8.
-const _SYSLOG: readonly LogLevel[] = [
-  "EMERG",
-  "ALERT",
-  "CRITICAL",
-  "ERROR",
-  "WARN",
-  "NOTICE",
-  "INFO",
-  "DEBUG",
-];
+// Syslog severity is the priority modulo 8: severities 0 (EMERG) to 7 (DEBUG), in the order
+// LOG_LEVELS already has them.
+const _SYSLOG: readonly LogLevel[] = LOG_LEVELS.slice(
+  LOG_LEVELS.indexOf("EMERG"),
+  LOG_LEVELS.indexOf("DEBUG") + 1,
+);
 
 const _WORDS = Object.keys(_NAMES).join("|");
 const _JSON_FIELD =

@@ -12,7 +12,8 @@ import { isFile, joinPath } from "../../core/paths.ts";
 import { catOperand } from "../../core/shell.ts";
 import { decodeText } from "../../core/text.ts";
 import { withPointer } from "../../core/pointer.ts";
-import { type FileView, renderView, viewFile } from "../../content/file.ts";
+import { type FileThresholds, type FileView, renderView, viewFile } from "../../content/file.ts";
+import type { ContentResult } from "../../content/engine.ts";
 import { noteRead, readBefore, turnOf } from "./session.ts";
 import type { PosttoolSettings } from "./settings.ts";
 
@@ -88,12 +89,12 @@ async function _cut(
   r: ToolResult,
   ev: PostToolEvent,
   ctx: Ctx,
-  thresholds: { lines: number; chars: number },
+  thresholds: FileThresholds,
 ): Promise<_Cut | null> {
   switch (r.kind) {
     case "file": {
       if (r.ranged || !r.path) return null;
-      _mustBeText(r.path, r.tool);
+      _mustBeText(r.path, r.text, r.tool);
       const view = await _viewOnce(ctx, r.path, r.text, thresholds);
       if (!view) return null;
       // The host numbers the head's lines from 1: only the file's own lines may stand there.
@@ -108,26 +109,26 @@ async function _cut(
     case "shell": {
       const path = _catPath(r.command ?? "", ev.cwd);
       if (path !== null) {
-        _mustBeText(path, "cat");
+        _mustBeText(path, r.text, "cat");
         const view = await _viewOnce(ctx, path, r.text, thresholds);
         if (!view) return null;
         return { family: "cat", text: renderView(view), cut: view.cut, textClass: view.textClass };
       }
-      return _byShape((await _engine()).compress(r.text));
+      return _asCut((await _engine()).compress(r.text));
     }
     case "search": {
-      if (r.mode !== "content") return _byShape((await _engine()).compress(r.text));
+      if (r.mode !== "content") return _asCut((await _engine()).compress(r.text));
       const input = ev.input as Record<string, unknown>;
       const args = ["-H", ...(input["-n"] === false ? [] : ["-n"])];
       for (const flag of ["-A", "-B", "-C"]) {
         if (typeof input[flag] === "number") args.push(flag, String(input[flag]));
       }
-      return _as(r.tool, await (await _engineModule()).compressWith("rg", r.text, args));
+      return _asCut(await (await _engineModule()).compressWith("rg", r.text, args), r.tool);
     }
     case "paths":
-      return _as(r.tool, await (await _engineModule()).compressWith("find", r.text));
+      return _asCut(await (await _engineModule()).compressWith("find", r.text), r.tool);
     case "mcp":
-      return _byShape((await _engine()).compress(r.text));
+      return _asCut((await _engine()).compress(r.text));
   }
 }
 
@@ -137,7 +138,7 @@ async function _viewOnce(
   ctx: Ctx,
   path: string,
   text: string,
-  thresholds: { lines: number; chars: number },
+  thresholds: FileThresholds,
 ): Promise<FileView | null> {
   const digest = await _digest(text);
   if (ctx.session && ctx.home && readBefore(ctx.home, ctx.session, path, digest)) return null;
@@ -146,22 +147,16 @@ async function _viewOnce(
   return view;
 }
 
-function _as(
-  family: string,
-  c: { text: string; cut: readonly string[]; textClass: TextClass } | null,
-): _Cut | null {
-  return c ? { family, text: c.text, cut: c.cut, textClass: c.textClass } : null;
-}
-
-function _byShape(
-  c: { text: string; cut: readonly string[]; textClass: TextClass; shape: string } | null,
-): _Cut | null {
-  return c ? { family: c.shape, text: c.text, cut: c.cut, textClass: c.textClass } : null;
+// The engine's result as a cut of `family` (the shape it read, unless the tool names it).
+function _asCut(c: ContentResult | null, family: string | null = null): _Cut | null {
+  return c ? { family: family ?? c.shape, text: c.text, cut: c.cut, textClass: c.textClass } : null;
 }
 
 // A file that is not UTF-8 text reached the agent as the host decoded it: it goes through as
 // it is, and the thrown line is the failure row that says why.
-function _mustBeText(path: string, tool: string): void {
+function _mustBeText(path: string, text: string, tool: string): void {
+  // What decoded cleanly needs no second look at the file.
+  if (!text.includes("\uFFFD") && !text.includes("\0")) return;
   let bytes: Uint8Array;
   try {
     bytes = Deno.readFileSync(path);
