@@ -33,6 +33,8 @@ export const DAMAGED_SUFFIX = ".damaged-";
 
 // What SQLite says of a file that is not, or no longer, a database (NOTADB, CORRUPT).
 const _DAMAGED = /not a database|malformed|corrupt/i;
+// What a process may see when another one is moving a damaged store aside at that moment.
+const _MOVING = /disk I\/O error/i;
 
 function _cannotOpen(path: string, message: string): Error {
   const hint = _DAMAGED.test(message)
@@ -67,7 +69,7 @@ export class Store {
       return Store.#open(path, migrations, null);
     } catch (e) {
       const message = (e as Error).message;
-      if (options.heal && _DAMAGED.test(message)) {
+      if (options.heal && (_DAMAGED.test(message) || _MOVING.test(message))) {
         return Store.#heal(path, migrations, message);
       }
       throw _cannotOpen(path, message);
@@ -188,10 +190,12 @@ export function moveAside(
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
   let target = `${path}${DAMAGED_SUFFIX}${stamp}`;
   for (let n = 2; _taken(target); n++) target = `${path}${DAMAGED_SUFFIX}${stamp}-${n}`;
-  rename(path, target);
+  // The side files go first: once the main file is gone, another process may create a new
+  // store in its place, and its own -wal and -shm must stay where they are.
   for (const side of ["-wal", "-shm"]) {
     if (pathExists(path + side, false)) rename(path + side, target + side);
   }
+  rename(path, target);
   return target;
 }
 

@@ -155,6 +155,23 @@ Deno.test({
 });
 
 Deno.test({
+  name: "moveAside() moves the main file last, so a store created in its place keeps its -wal",
+  permissions: perms,
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    const path = join(dir, "rtok.db");
+    for (const side of ["", "-wal", "-shm"]) Deno.writeTextFileSync(path + side, side || "main");
+    const order: string[] = [];
+    moveAside(path, new Date(), (from, to) => {
+      order.push(from.slice(path.length) || "main");
+      Deno.renameSync(from, to);
+    });
+    deepStrictEqual(order, ["-wal", "-shm", "main"]);
+    Deno.removeSync(dir, { recursive: true });
+  },
+});
+
+Deno.test({
   name: "Store.open() with heal that cannot move the file aside throws one line and moves nothing",
   permissions: perms,
   fn() {
