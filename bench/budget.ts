@@ -20,8 +20,11 @@
  * 6. The outline of a 2,000-line TypeScript file (`outline_bench.ts`), warm (the grammar
  *    loaded), in process: p95 < 30 ms; the cold first call is reported beside it.
  * 7. The hook through `rtok serve` (a keep-alive HTTP client, as Claude Code's HTTP hooks):
- *    PreToolUse round trip p95 < 5 ms; a PostToolUse whole Read of a 500-line module < 15 ms.
- *    Reported beside it: the wall time rtok adds to a 10-call session of the real Claude Code.
+ *    PreToolUse round trip p95 < 5 ms, for a line rewritten to its rtok form and for a plain
+ *    `git status` the server watches; a PostToolUse whole Read of a 500-line module < 15 ms.
+ *    Reported beside them: where a `git log` call's time goes in the seed lab, rewritten to
+ *    `rtok git log` against watched (stage-1 flags in PreToolUse, the filter in PostToolUse),
+ *    and the wall time rtok adds to a 10-call session of the real Claude Code.
  *
  * @module
  */
@@ -456,9 +459,21 @@ async function served(): Promise<Result[]> {
       await time(w.payload);
       await time(read(-1 - i));
     }
-    const pre: number[] = [], post: number[] = [];
+    // A plain `git status`, as its own call: the server watches it (no rewrite, its output
+    // filtered when the call returns).
+    const status = (i: number) =>
+      JSON.stringify({
+        session_id: "bench",
+        cwd: dir,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "git status", description: "x" },
+        tool_use_id: `toolu_status_${i}`,
+      });
+    const pre: number[] = [], watched: number[] = [], post: number[] = [];
     for (let i = 0; i < 200; i++) {
       pre.push(await time(w.payload));
+      watched.push(await time(status(i)));
       post.push(await time(read(i)));
     }
     return [
@@ -471,6 +486,14 @@ async function served(): Promise<Result[]> {
         ok: p95(pre) < 5,
       },
       {
+        name: "rtok serve, PreToolUse round trip (git status, watched)",
+        measured: `p95 ${p95(watched).toFixed(2)} ms (median ${
+          median(watched).toFixed(2)
+        } ms, 200 requests)`,
+        budget: "< 5 ms",
+        ok: p95(watched) < 5,
+      },
+      {
         name: "rtok serve, PostToolUse whole Read of a 500-line module round trip",
         measured: `p95 ${p95(post).toFixed(2)} ms (median ${
           median(post).toFixed(2)
@@ -478,6 +501,7 @@ async function served(): Promise<Result[]> {
         budget: "< 15 ms",
         ok: p95(post) < 15,
       },
+      await callCost(url, headers, w.env),
     ];
   } finally {
     child.kill("SIGTERM");
@@ -485,6 +509,102 @@ async function served(): Promise<Result[]> {
     await child.status;
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+// Where the time of an agent's `git log` goes in the seed lab, each path timed whole in the
+// same round: rewritten (the server's PreToolUse answer, then `rtok git log`, a Deno process)
+// against watched (PreToolUse, then git with the stage-1 flags, then the server filters the
+// output in PostToolUse). Both run through \`sh -c\`, as an agent's shell runs a command.
+async function callCost(
+  url: string,
+  headers: Record<string, string>,
+  env: Record<string, string>,
+): Promise<Result> {
+  const { buildLab } = await import("../tests/_helpers.ts");
+  const dir = await Deno.makeTempDir({ prefix: "rtok-call-cost-" });
+  const lab = `${dir}/lab`;
+  await buildLab(lab);
+  const config = new URL("../deno.json", import.meta.url).pathname;
+  const rtok = ["deno", "run", ...RTOK_PERMISSIONS, "--config", config, CLI].map((w) =>
+    w === "deno" ? Deno.execPath() : w
+  ).map((w) => `'${w}'`).join(" ");
+  const hook = async (event: Record<string, unknown>) => {
+    const t = performance.now();
+    const r = await fetch(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ session_id: "cost", cwd: lab, tool_name: "Bash", ...event }),
+    });
+    const answer = await r.json();
+    return { ms: performance.now() - t, answer };
+  };
+  const shell = async (line: string) => {
+    const t = performance.now();
+    const out = await new Deno.Command("/bin/sh", {
+      args: ["-c", line],
+      cwd: lab,
+      env,
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return { ms: performance.now() - t, stdout: new TextDecoder().decode(out.stdout) };
+  };
+  const rows = { rewritePre: [] as number[], rtok: [] as number[], rewrite: [] as number[] };
+  const watch = {
+    pre: [] as number[],
+    tool: [] as number[],
+    post: [] as number[],
+    all: [] as number[],
+  };
+  let same = true;
+  try {
+    for (let i = 0; i < 15; i++) {
+      // Rewritten: no tool_use_id, so the server answers with the rtok form.
+      const a = await hook({ hook_event_name: "PreToolUse", tool_input: { command: "git log" } });
+      const command: string = a.answer.hookSpecificOutput.updatedInput.command;
+      const viaRtok = await shell(command.replace(/^\S*rtok /, `${rtok} `));
+      rows.rewritePre.push(a.ms);
+      rows.rtok.push(viaRtok.ms);
+      rows.rewrite.push(a.ms + viaRtok.ms);
+      // Watched: the same call with its id; the output comes back through PostToolUse.
+      const id = `toolu_cost_${i}`;
+      const b = await hook({
+        hook_event_name: "PreToolUse",
+        tool_input: { command: "git log" },
+        tool_use_id: id,
+      });
+      const ran: string = b.answer.hookSpecificOutput?.updatedInput?.command ?? "git log";
+      const git = await shell(ran);
+      const c = await hook({
+        hook_event_name: "PostToolUse",
+        tool_input: { command: ran },
+        tool_response: { stdout: git.stdout, stderr: "", interrupted: false, isImage: false },
+        tool_use_id: id,
+      });
+      watch.pre.push(b.ms);
+      watch.tool.push(git.ms);
+      watch.post.push(c.ms);
+      watch.all.push(b.ms + git.ms + c.ms);
+      const unpointed = (s: string) => s.trimEnd().replace(/rtok expand [0-9a-f]+\]$/, "]");
+      same &&= unpointed(c.answer.hookSpecificOutput.updatedToolOutput.stdout) ===
+        unpointed(viaRtok.stdout);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  const m = (xs: number[]) => median(xs).toFixed(1);
+  return {
+    name: "where a git log call's time goes (seed lab, medians of 15)",
+    measured: `rewritten ${m(rows.rewrite)} ms (PreToolUse ${m(rows.rewritePre)} + rtok git log ${
+      m(rows.rtok)
+    }); watched ${m(watch.all)} ms (PreToolUse ${m(watch.pre)} + git log -n 50 ${
+      m(watch.tool)
+    } + PostToolUse ${m(watch.post)}); the agent's bytes ${
+      same ? "the same" : "DIFFER"
+    } but for the archive id`,
+    budget: "reported",
+    ok: same,
+  };
 }
 
 // A 10-call session through the real Claude Code, hooked (rtok init: the server-backed hooks)

@@ -231,7 +231,7 @@ function _detect(s: Sample): ShapeMatch | null {
 export const FAMILIES: FamilyDeclarations = {
   "diff": {
     filter: diffFilter,
-    rewrite: { pipeSafe: true, readOnly: true },
+    rewrite: { pipeSafe: true, readOnly: true, failsWithOutput: true },
     shapes: [{ rank: 315, detect: _detect }],
     saving: 60,
   },

@@ -79,7 +79,14 @@ export const FAMILY_TABLE: Readonly<Record<string, FamilyEntry>> = {
     detects: true,
   },
   "df": { file: "df.toml", pipeSafe: false, readOnly: false, saving: null, detects: false },
-  "diff": { file: "diff.ts", pipeSafe: true, readOnly: true, saving: 60, detects: true },
+  "diff": {
+    file: "diff.ts",
+    pipeSafe: true,
+    readOnly: true,
+    saving: 60,
+    failsWithOutput: true,
+    detects: true,
+  },
   "docker ps": {
     file: "docker.toml",
     pipeSafe: false,

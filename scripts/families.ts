@@ -105,6 +105,7 @@ export function collectFamilies(files: readonly DeclaringFile[]): Collected {
         pipeSafe: d.rewrite.pipeSafe,
         readOnly: d.rewrite.readOnly,
         saving: d.saving,
+        ...(d.rewrite.failsWithOutput ? { failsWithOutput: true } : {}),
         detects: (d.shapes?.length ?? 0) > 0,
       };
     }

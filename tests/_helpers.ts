@@ -186,8 +186,12 @@ export async function buildLab(dir: string): Promise<void> {
 
 /** One ledger row, as the tests read it. */
 export interface LedgerRow {
+  readonly surface: string;
+  readonly plugin: string;
   readonly family: string;
   readonly command: string;
+  readonly rtok_command: string;
+  readonly session: string | null;
   readonly raw_chars: number;
   readonly emitted_chars: number;
   readonly stage: string;

@@ -337,6 +337,11 @@ Deno.test({
       const doctor = await run("rtok", ["doctor"], { env, cwd: lab });
       match(doctor.out, /^ok +hook answers +"git status" → ".*rtok git status"/m);
       match(doctor.out, /^ok +serve +rtok serve answers/m);
+      match(
+        doctor.out,
+        /^ok +rivals +no other PreToolUse hook on Bash/m,
+        "its own hook is no rival",
+      );
       {
         // The server dies between the session's two calls: the second runs unchanged.
         await using api = startScriptedStandIn([

@@ -48,6 +48,8 @@ export type ClaudeEvent =
       readonly input: Record<string, unknown>;
       /** Claude Code's permission mode (`default`, `plan`…), when it says. */
       readonly mode?: string;
+      /** The call's `tool_use_id`, when Claude Code says. */
+      readonly callId?: string;
     }
     | {
       /** A tool call finished. */
@@ -58,6 +60,8 @@ export type ClaudeEvent =
       readonly input: Record<string, unknown>;
       /** What it returned, in the tool's own shape. */
       readonly output: unknown;
+      /** The call's `tool_use_id`, when Claude Code says. */
+      readonly callId?: string;
     }
     | {
       /** A session starts, or the user sends a prompt. */
@@ -117,6 +121,7 @@ export function readHookEvent(input: Uint8Array, cwd: string): ClaudeEvent {
     session: typeof p.session_id === "string" ? p.session_id : null,
     cwd: typeof p.cwd === "string" ? p.cwd : cwd,
   };
+  const call = typeof p.tool_use_id === "string" ? { callId: p.tool_use_id } : {};
   switch (event) {
     case "PreToolUse":
       return {
@@ -125,6 +130,7 @@ export function readHookEvent(input: Uint8Array, cwd: string): ClaudeEvent {
         tool: _field(p, "tool_name", "string") as string,
         input: _field(p, "tool_input", "object") as Record<string, unknown>,
         mode: typeof p.permission_mode === "string" ? p.permission_mode : undefined,
+        ...call,
       };
     case "PostToolUse":
       return {
@@ -133,6 +139,7 @@ export function readHookEvent(input: Uint8Array, cwd: string): ClaudeEvent {
         tool: _field(p, "tool_name", "string") as string,
         input: _field(p, "tool_input", "object") as Record<string, unknown>,
         output: p.tool_response,
+        ...call,
       };
     case "SessionStart":
     case "UserPromptSubmit":

@@ -45,6 +45,13 @@ export interface RewriteSpec {
    * their rtok form unasked.
    */
   readonly readOnly: ReadOnlySpec;
+  /**
+   * True when the command exits non-zero with output the agent reads (`diff` exits 1 when the
+   * files differ). A host cannot replace a failed call's output afterwards (Claude Code's
+   * PostToolUseFailure carries only an error string), so such a family is always rewritten to
+   * its rtok form, which filters before the host sees anything.
+   */
+  readonly failsWithOutput?: boolean;
 }
 
 /** The rule of a family whose commands build, install, test or reach a service: never unasked. */
@@ -85,6 +92,8 @@ export interface FamilyEntry {
   readonly readOnly: ReadOnlySpec;
   /** Measured median saving in percent, or `null`. */
   readonly saving: number | null;
+  /** Present and true when its command exits non-zero with output the agent reads. */
+  readonly failsWithOutput?: true;
   /** True when it declares detectors for output that arrives without its command. */
   readonly detects: boolean;
 }

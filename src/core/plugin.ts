@@ -67,6 +67,11 @@ export interface Measurement {
   readonly elapsedMs: number;
   /** Why the output was not filtered, when it was not. */
   readonly passthrough: string | null;
+  /**
+   * When the run began (epoch milliseconds), for a run recorded well after it began (a call
+   * filtered when its output returned); the time it is recorded otherwise.
+   */
+  readonly at?: number;
 }
 
 /** A filter that threw: the raw output went out instead. */
@@ -119,6 +124,13 @@ export interface PreToolEvent {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The host's permission mode (`default`, `plan`, `acceptEdits`…), where it says. */
   readonly mode?: string;
+  /** The host's id for this tool call, which its PostToolUse carries too, where it says. */
+  readonly callId?: string;
+  /**
+   * True when the hook runs in a resident process (`rtok serve`) that will also answer this
+   * call's PostToolUse, so a plugin may remember the call until its output arrives.
+   */
+  readonly resident?: boolean;
 }
 
 /** A plugin's PreToolUse answer. */
@@ -144,6 +156,8 @@ export interface PostToolEvent {
   readonly result?: ToolResult;
   /** The agent's working directory. */
   readonly cwd: string;
+  /** The host's id for this tool call (as its PreToolUse had it), where it says. */
+  readonly callId?: string;
 }
 
 /** A plugin's PostToolUse answer. */
@@ -157,6 +171,11 @@ export interface PostToolAnswer {
    * adapter writes back into the tool's own shape.
    */
   readonly text?: string;
+  /**
+   * True when the output must reach the agent as the tool made it (its filter passes it
+   * through): the plugins after this one are not asked to replace it.
+   */
+  readonly keep?: boolean;
 }
 
 /** Text a plugin asks to inject at session start or prompt submit. */
@@ -276,8 +295,14 @@ export interface Plugin {
   mcpTools?(): readonly McpTool[];
   /** Change a model request before it is forwarded; say what it did, or `null` for nothing. */
   proxyFilter?(req: ProxyRequest, ctx: Ctx): Promise<ProxyReport | null>;
-  /** The filter for a command line, or `null` when it has none (it may load it lazily). */
-  commandFilter?(argv: readonly string[]): CommandMatch | null | Promise<CommandMatch | null>;
+  /**
+   * The filter for a command line run in `cwd` (the process's own when absent), or `null`
+   * when it has none (it may load it lazily).
+   */
+  commandFilter?(
+    argv: readonly string[],
+    cwd?: string,
+  ): CommandMatch | null | Promise<CommandMatch | null>;
   /** Keep raw bytes; returns the archive id. */
   keepRaw?(raw: Uint8Array, meta: RawMeta, ctx: Ctx): Promise<string>;
   /** Persist a measurement (the ledger). */

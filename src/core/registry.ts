@@ -104,7 +104,9 @@ export class Registry {
 
   /**
    * PostToolUse: added contexts concatenated in dispatch order and capped at `budgetChars`;
-   * the last replacement (output or text) wins. `null` when no plugin said anything.
+   * the first replacement (output or text) wins, and the plugins after it are not asked (one
+   * output is compressed once, and recorded once); after an answer that keeps the output as it
+   * is, neither are they. `null` when no plugin said anything.
    */
   async postTool(ev: PostToolEvent, ctx: Ctx, budgetChars: number): Promise<PostToolAnswer | null> {
     const contexts: string[] = [];
@@ -121,6 +123,7 @@ export class Registry {
       if (a?.context) contexts.push(a.context);
       if (a && a.output !== undefined) output = a.output;
       if (a && a.text !== undefined) text = a.text;
+      if (output !== undefined || text !== undefined || a?.keep) break;
     }
     const context = contexts.join("\n").slice(0, budgetChars);
     if (!context && output === undefined && text === undefined) return null;
@@ -163,14 +166,18 @@ export class Registry {
     for (const p of this.enabled) this.#guard(p, event, () => p[event]?.(ev, ctx));
   }
 
-  /** The first enabled plugin's filter for `argv` and that plugin's id, or `null`. */
+  /**
+   * The first enabled plugin's filter for `argv` run in `cwd` (the process's own when absent)
+   * and that plugin's id, or `null`.
+   */
   async commandFilter(
     argv: readonly string[],
+    cwd?: string,
   ): Promise<{ match: CommandMatch; plugin: string } | null> {
     for (const p of this.enabled) {
       if (!p.commandFilter) continue;
       try {
-        const match = await p.commandFilter(argv);
+        const match = await p.commandFilter(argv, cwd);
         if (match) return { match, plugin: p.manifest.id };
       } catch (error) {
         this.errors.push({ plugin: p.manifest.id, event: "commandFilter", error });

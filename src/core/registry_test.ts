@@ -81,36 +81,52 @@ Deno.test("Registry isolates a plugin that throws: dropped for that event, error
   strictEqual(r.errors[0].event, "preTool");
 });
 
-Deno.test("Registry.postTool() concatenates contexts under the budget; last output wins", async () => {
+Deno.test("Registry.postTool() concatenates contexts under the budget; the first output wins", async () => {
+  const asked: string[] = [];
   const r = new Registry([
-    plugin("a", { postTool: () => ({ context: "alpha" }) }),
-    plugin("b", { postTool: () => ({ context: "beta", output: { stdout: "x" } }) }),
-    plugin("c", { postTool: () => ({ output: { stdout: "y" } }) }),
+    plugin("a", { postTool: () => (asked.push("a"), { context: "alpha" }) }),
+    plugin("b", {
+      postTool: () => (asked.push("b"), { context: "beta", output: { stdout: "x" } }),
+    }),
+    plugin("c", { postTool: () => (asked.push("c"), { output: { stdout: "y" } }) }),
   ], config());
   const ev = { ...EV, output: {} };
   deepStrictEqual(await r.postTool(ev, ctxFor(r), 100), {
     context: "alpha\nbeta",
-    output: { stdout: "y" },
+    output: { stdout: "x" },
   });
+  deepStrictEqual(asked, ["a", "b"], "no plugin after the replacement is asked");
   deepStrictEqual(await r.postTool(ev, ctxFor(r), 7), {
     context: "alpha\nb",
-    output: { stdout: "y" },
+    output: { stdout: "x" },
   });
   const none = new Registry([plugin("a", { postTool: () => null })], config());
   strictEqual(await none.postTool(ev, ctxFor(none), 100), null);
 });
 
-Deno.test("Registry.postTool() awaits each plugin, keeps the last text, and isolates one that throws", async () => {
+Deno.test("Registry.postTool() awaits each plugin, keeps the first text, and isolates one that throws", async () => {
   const r = new Registry([
-    plugin("a", { postTool: () => Promise.resolve({ text: "first" }) }),
     plugin("bad", { postTool: () => Promise.reject(new Error("broken")) }),
+    plugin("a", { postTool: () => Promise.resolve({ text: "first" }) }),
     plugin("c", { postTool: async () => ({ text: await Promise.resolve("second") }) }),
   ], config());
   const ev = { ...EV, output: {} };
-  deepStrictEqual(await r.postTool(ev, ctxFor(r), 100), { text: "second" });
+  deepStrictEqual(await r.postTool(ev, ctxFor(r), 100), { text: "first" });
   strictEqual(r.errors.length, 1);
   strictEqual(r.errors[0].plugin, "bad");
   strictEqual(r.errors[0].event, "postTool");
+});
+
+Deno.test("Registry.postTool() asks no plugin after one that keeps the output as it is", async () => {
+  const r = new Registry([
+    plugin("a", { postTool: () => ({ context: "ctx" }) }),
+    plugin("keeper", { postTool: () => ({ keep: true }) }),
+    plugin("c", { postTool: () => ({ text: "cut" }) }),
+  ], config());
+  const ev = { ...EV, output: {} };
+  deepStrictEqual(await r.postTool(ev, ctxFor(r), 100), { context: "ctx" });
+  const alone = new Registry([plugin("keeper", { postTool: () => ({ keep: true }) })], config());
+  strictEqual(await alone.postTool(ev, ctxFor(alone), 100), null);
 });
 
 Deno.test("Registry.inject() emits by priority while the budget lasts", () => {

@@ -247,6 +247,8 @@ async function _probeUrl(url: string, cwd: string): Promise<_Check> {
   return _judgeAnswer(text, took);
 }
 
+// No tool_use_id: no PostToolUse follows, so a resident server must not wait for one (it
+// answers such a call with the rtok form, which shows the rules at work).
 function _doctorEvent(cwd: string): string {
   return JSON.stringify({
     session_id: "rtok-doctor",
@@ -254,7 +256,6 @@ function _doctorEvent(cwd: string): string {
     hook_event_name: "PreToolUse",
     tool_name: "Bash",
     tool_input: { command: "git status" },
-    tool_use_id: "doctor",
   });
 }
 
@@ -448,7 +449,7 @@ function _rivals(files: readonly _File[]): _Check[] {
   for (const f of files) {
     for (const h of f.hooks ?? []) {
       if (h.event !== "PreToolUse" || !matcherMatchesBash(h.matcher)) continue;
-      if (isRtokHookCommand(h.command)) continue;
+      if (isRtokListed(h)) continue;
       const name = isRivalRewriter(h.command);
       const retire = f.label === "user settings"
         ? "run rtok init --replace to retire it"

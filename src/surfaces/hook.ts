@@ -56,6 +56,8 @@ export interface HookDeps {
   ctx(session: string | null): Ctx;
   /** Throws unless the run a rewrite starts could be recorded. */
   checkRecordable(): void;
+  /** True in a resident server, which sees each call's PostToolUse after its PreToolUse. */
+  readonly resident?: boolean;
 }
 
 /** Answers one Claude Code hook event given as raw stdin bytes. Never rejects. */
@@ -74,14 +76,18 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
   const cwd = ev.cwd;
   switch (ev.event) {
     case "PreToolUse": {
-      const { tool, input, mode } = ev;
-      const decision = await r.preTool({ tool, input, cwd, env: deps.env, mode }, ctx);
+      const { tool, input, mode, callId } = ev;
+      const resident = deps.resident ?? false;
+      const decision = await r.preTool(
+        { tool, input, cwd, env: deps.env, mode, ...(callId ? { callId } : {}), resident },
+        ctx,
+      );
       // A rewrite whose run could not be recorded would save tokens nobody can see: none.
       if (decision?.kind === "rewrite") deps.checkRecordable();
       return preToolAnswer(decision);
     }
     case "PostToolUse": {
-      const { tool, input, output } = ev;
+      const { tool, input, output, callId } = ev;
       const read = disables(deps.env[DISABLE_VAR])
         ? { skip: `${DISABLE_VAR} is set` }
         : readToolOutput(tool, input, output);
@@ -91,7 +97,7 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
       }
       const result = "result" in read ? read.result : undefined;
       const a = await r.postTool(
-        { tool, input, output, cwd, ...(result ? { result } : {}) },
+        { tool, input, output, cwd, ...(result ? { result } : {}), ...(callId ? { callId } : {}) },
         ctx,
         POSTTOOL_CONTEXT_BUDGET,
       );
@@ -151,6 +157,8 @@ export interface HookSetup {
   readonly env: RtokEnv;
   /** The plugins to dispatch to (`HOOK_PLUGINS` by default). */
   readonly plugins?: readonly Plugin[];
+  /** True for a resident server (see {@linkcode HookDeps.resident}). */
+  readonly resident?: boolean;
 }
 
 /** The hook's dependencies from a setup. */
@@ -163,6 +171,7 @@ export function makeHookDeps(setup: HookSetup): HookDeps {
     env: setup.env,
     ctx: (session) => makeCtx(registry, { config, store: null, home, session }),
     checkRecordable: () => checkSpoolWritable(home),
+    resident: setup.resident ?? false,
   };
 }
 

@@ -158,7 +158,7 @@ export async function main(args: readonly string[]): Promise<number> {
       return new Response("rtok serve: POST /hook/claude or GET /health\n", { status: 404 });
     }
     const body = await _body(req, _BODY_MS);
-    const deps = makeHookDeps({ config: await currentConfig(), home, env });
+    const deps = makeHookDeps({ config: await currentConfig(), home, env, resident: true });
     // Too big or too slow: no opinion, like an event the command hook could not read.
     if (body === null) {
       await recordHookFailure(

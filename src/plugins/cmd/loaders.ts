@@ -9,6 +9,8 @@
 import type { CommandFilter } from "../../core/filter.ts";
 import { FAMILY_TABLE, loadFilterModule } from "../../../filters/index.ts";
 import { lazyImport } from "../../core/lazy.ts";
+import { rtokHome } from "../../core/config.ts";
+import { pathExists } from "../../core/paths.ts";
 
 async function _load(family: string, file: string): Promise<CommandFilter> {
   if (file.endsWith(".toml")) {
@@ -33,4 +35,18 @@ export const FILTER_LOADERS: Readonly<Record<string, () => Promise<CommandFilter
 /** Every built-in filter, loaded (for programs built on rtok's library, and for tests). */
 export async function loadBuiltinFilters(): Promise<CommandFilter[]> {
   return await Promise.all(Object.values(FILTER_LOADERS).map((load) => load()));
+}
+
+/**
+ * True when a filter file may choose a command's filter before the built-ins: the project's
+ * (`<cwd>/.rtok/filters.toml`) or the user's (`$RTOK_HOME/filters.toml`). A file that cannot
+ * be looked at counts, so its reader says what is wrong with it.
+ */
+export function hasOwnFilterFiles(cwd: string): boolean {
+  let home: string | null = null;
+  try {
+    home = rtokHome();
+  } catch { /* no home, no user file */ }
+  return pathExists(`${cwd}/.rtok/filters.toml`, true) ||
+    (home !== null && pathExists(`${home}/filters.toml`, true));
 }

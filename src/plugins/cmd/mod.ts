@@ -6,9 +6,7 @@
 
 import type { CommandFilter } from "../../core/filter.ts";
 import type { CommandMatch, Plugin } from "../../core/plugin.ts";
-import { FILTER_LOADERS } from "./loaders.ts";
-import { rtokHome } from "../../core/config.ts";
-import { pathExists } from "../../core/paths.ts";
+import { FILTER_LOADERS, hasOwnFilterFiles } from "./loaders.ts";
 import { familyOf, splitArgv, toolName } from "../../core/command.ts";
 import { cmdPreTool } from "./rewrite_plugin.ts";
 import { lazyImport } from "../../core/lazy.ts";
@@ -29,17 +27,6 @@ function _loader(family: string): (() => Promise<CommandFilter>) | undefined {
   return Object.hasOwn(FILTER_LOADERS, family) ? FILTER_LOADERS[family] : undefined;
 }
 
-// A run looks for two filter files; when neither exists, it loads nothing more for them.
-function _hasFilterFiles(): boolean {
-  let home: string | null = null;
-  try {
-    home = rtokHome();
-  } catch { /* no home, no user file */ }
-  // A file that cannot be looked at is loaded, so its reader says what is wrong with it.
-  return pathExists(`${Deno.cwd()}/.rtok/filters.toml`, true) ||
-    (home !== null && pathExists(`${home}/filters.toml`, true));
-}
-
 // What a declarative filter's pattern is matched against: argv[0] reduced to the tool's name.
 function _commandLine(argv: readonly string[]): string {
   return [toolName(argv[0]), ...argv.slice(1)].join(" ");
@@ -57,14 +44,16 @@ export const cmdPlugin: Plugin = {
   },
   // The rewrite rules load only when the hook sees a shell call, off every run's path.
   preTool: cmdPreTool,
-  async commandFilter(argv: readonly string[]): Promise<CommandMatch | null> {
+  async commandFilter(argv: readonly string[], cwd?: string): Promise<CommandMatch | null> {
     if (argv.length === 0) return null;
-    if (_hasFilterFiles()) {
+    const dir = cwd ?? Deno.cwd();
+    // A run looks for two filter files; when neither exists, it loads nothing more for them.
+    if (hasOwnFilterFiles(dir)) {
       // A project's (trusted) or the user's own filter file comes before the built-ins.
       const { matchSourceFilter, printWarnings } = await lazyImport<
         typeof import("./toml/sources.ts")
       >(new URL("./toml/sources.ts", import.meta.url));
-      const own = await matchSourceFilter(argv, Deno.cwd());
+      const own = await matchSourceFilter(argv, dir);
       printWarnings(own.warnings);
       if (own.match) return own.match;
     }
@@ -74,7 +63,7 @@ export const cmdPlugin: Plugin = {
       const { matchScript } = await lazyImport<typeof import("./scripts.ts")>(
         new URL("./scripts.ts", import.meta.url),
       );
-      const byScript = await matchScript(argv, Deno.cwd(), _loader);
+      const byScript = await matchScript(argv, dir, _loader);
       if (byScript) return byScript;
     }
     const load = _loader(family);

@@ -91,7 +91,10 @@ export function ingestLedger(
   const call = db.prepare(INSERT_CALL);
   const claim = db.prepare(CLAIM_RUNS);
   for (const e of entries) {
-    if (e.kind === "measure.run") run.run(...runValues(e.data as unknown as Measurement, e.ts));
+    if (e.kind === "measure.run") {
+      const m = e.data as unknown as Measurement;
+      run.run(...runValues(m, typeof m.at === "number" ? m.at : e.ts));
+    }
     if (e.kind === "measure.failure") {
       failure.run(...failureValues(e.data as unknown as FailureRecord, e.ts));
     }
