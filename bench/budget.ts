@@ -682,16 +682,30 @@ async function sessionWallTime(): Promise<Result> {
 }
 
 if (import.meta.main) {
-  const results = [
-    ...(await estimator()),
-    ...grepThroughput(),
-    await startup(),
-    ...(await hook()),
-    ...(await proxyBudgets(Math.max(ROUNDS, 31))),
-    await outline(),
-    ...(await served()),
-    await sessionWallTime(),
+  // `RTOK_BENCH_ONLY=serve,session deno task bench` measures only those groups.
+  const groups: [string, () => Promise<Result | Result[]>][] = [
+    ["estimator", estimator],
+    ["grep", () => Promise.resolve(grepThroughput())],
+    ["startup", startup],
+    ["hook", hook],
+    ["proxy", () => proxyBudgets(Math.max(ROUNDS, 31))],
+    ["outline", outline],
+    ["serve", served],
+    ["session", sessionWallTime],
   ];
+  const only = Deno.env.get("RTOK_BENCH_ONLY")?.split(",").map((g) => g.trim());
+  const unknown = only?.filter((g) => !groups.some(([name]) => name === g)) ?? [];
+  if (unknown.length) {
+    console.error(
+      `rtok bench: unknown group "${unknown[0]}" in RTOK_BENCH_ONLY; the groups are ` +
+        groups.map(([name]) => name).join(", "),
+    );
+    Deno.exit(2);
+  }
+  const results: Result[] = [];
+  for (const [name, measure] of groups) {
+    if (!only || only.includes(name)) results.push(...[await measure()].flat());
+  }
   for (const r of results) {
     console.log(`${r.ok ? "ok  " : "MISS"} ${r.name}: ${r.measured}; budget ${r.budget}`);
   }
