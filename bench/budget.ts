@@ -25,6 +25,8 @@
  *    Reported beside them: where a `git log` call's time goes in the seed lab, rewritten to
  *    `rtok git log` against watched (stage-1 flags in PreToolUse, the filter in PostToolUse),
  *    and the wall time rtok adds to a 10-call session of the real Claude Code.
+ * 8. MCP `rtok_run` of `git log` in the seed lab, the tool run and filtered in the server,
+ *    against `git log` alone and a whole `rtok git log` process: reported.
  *
  * @module
  */
@@ -607,6 +609,68 @@ async function callCost(
   };
 }
 
+// MCP rtok_run of `git log` through the official SDK client, against git alone and against
+// the whole `rtok git log` process an rtok_run used to start.
+async function mcpRun(): Promise<Result> {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const { buildLab } = await import("../tests/_helpers.ts");
+  const dir = await Deno.makeTempDir({ prefix: "rtok-mcp-budget-" });
+  const lab = `${dir}/lab`;
+  await buildLab(lab);
+  const config = new URL("../deno.json", import.meta.url).pathname;
+  const env = { RTOK_HOME: `${dir}/rtok`, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+  const client = new Client({ name: "rtok-bench", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", ...RTOK_PERMISSIONS, "--config", config, CLI, "mcp"],
+      env,
+      cwd: lab,
+      stderr: "ignore",
+    }),
+  );
+  const viaMcp: number[] = [], git: number[] = [], rtok: number[] = [];
+  try {
+    for (let i = 0; i < 18; i++) {
+      const t = performance.now();
+      await client.callTool({ name: "rtok_run", arguments: { command: ["git", "log"] } });
+      const ms = performance.now() - t;
+      const g = await timed("git", ["log"], lab);
+      const r = await timed(
+        Deno.execPath(),
+        [
+          "run",
+          ...RTOK_PERMISSIONS,
+          "--config",
+          config,
+          CLI,
+          "git",
+          "log",
+        ],
+        lab,
+        env,
+      );
+      // The first rounds warm the server's filters and the disk cache.
+      if (i < 3) continue;
+      viaMcp.push(ms);
+      git.push(g);
+      rtok.push(r);
+    }
+  } finally {
+    await client.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+  const m = (xs: number[]) => median(xs).toFixed(1);
+  return {
+    name: "MCP rtok_run of git log, run and filtered in the server (seed lab, medians of 15)",
+    measured: `${m(viaMcp)} ms a call, against git log alone ${m(git)} ms and a whole ` +
+      `rtok git log process ${m(rtok)} ms`,
+    budget: "reported",
+    ok: true,
+  };
+}
+
 // A 10-call session through the real Claude Code, hooked (rtok init: the server-backed hooks)
 // against plain, alternated in one run: the wall time rtok adds to a session, reported.
 async function sessionWallTime(): Promise<Result> {
@@ -691,6 +755,7 @@ if (import.meta.main) {
     ["proxy", () => proxyBudgets(Math.max(ROUNDS, 31))],
     ["outline", outline],
     ["serve", served],
+    ["mcp", mcpRun],
     ["session", sessionWallTime],
   ];
   const only = Deno.env.get("RTOK_BENCH_ONLY")?.split(",").map((g) => g.trim());

@@ -6,7 +6,17 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { buildLab, CLI, denoDir, pointerId, rtok, RTOK_PERMS, run, tempDir } from "./_helpers.ts";
+import {
+  buildLab,
+  CLI,
+  denoDir,
+  ledger,
+  pointerId,
+  rtok,
+  RTOK_PERMS,
+  run,
+  tempDir,
+} from "./_helpers.ts";
 import { TOOL_NAMES } from "../src/surfaces/mcp.ts";
 import { MAX_ANSWER_CHARS } from "../src/surfaces/_mcp_tools.ts";
 
@@ -367,4 +377,37 @@ Deno.test("rtok_read gives a long module's first lines and outline, exact lines,
   strictEqual(text(exact), `3\t${lines[2]}\n4\t${lines[3]}\n`);
   const shell = await client.callTool({ name: "rtok_run", arguments: { shell: "cat widgets.ts" } });
   ok(text(shell).includes("class Widget29 L"), "cat through rtok_run is read the same way");
+});
+
+Deno.test("rtok_run runs a plain command as the tool itself, filtered in the server, one mcp row", async () => {
+  using dir = tempDir();
+  const lab = `${dir.path}/lab`;
+  await buildLab(lab);
+  const home = `${dir.path}/home`;
+  // The server runs elsewhere: the command's own directory decides its filter and project.
+  await using client = await connect(home, dir.path);
+  const direct = await run(Deno.execPath(), ["run", ...RTOK_PERMS, CLI, "git", "log"], {
+    cwd: lab,
+    env: await env(`${dir.path}/other`),
+  });
+  for (const args of [{ command: ["git", "log"] }, { shell: "git log" }]) {
+    const r = await client.callTool({ name: "rtok_run", arguments: { ...args, cwd: lab } });
+    const unpointed = (s: string) => s.replace(/rtok expand [0-9a-f]+\]\n$/, "]\n");
+    strictEqual(unpointed(text(r)), unpointed(direct.out), "what rtok git log prints");
+    strictEqual((r.structuredContent as { ran: string }).ran, "rtok git log");
+  }
+  const rows = ledger(home).filter((r) => r.family === "git log");
+  deepStrictEqual(rows.map((r) => [r.surface, r.stage]), [
+    ["mcp", "shape+filter"],
+    ["mcp", "shape+filter"],
+  ]);
+  ok(rows.every((r) => r.project.endsWith("/lab")), rows[0].project);
+  const slow = await client.callTool({
+    name: "rtok_run",
+    arguments: { command: ["sleep", "30"], timeoutMs: 300 },
+  });
+  deepStrictEqual(
+    [(slow.structuredContent as { exitCode: number }).exitCode, slow.isError],
+    [124, true],
+  );
 });

@@ -54,10 +54,11 @@ export interface RunArgs {
 }
 
 /**
- * Runs a command through rtok in a child process (its stdout is captured, so the protocol's
- * stdout stays clean), the way the hook would have rewritten it. The child records its run
- * in the ledger like any `rtok <tool>`. A command past its time limit is killed with its
- * whole process group: exit code 124 and a "timed out" line.
+ * Runs a command through rtok's filters, the way the hook would have rewritten it. An argv,
+ * or a line that is one plain command, runs as the tool itself, filtered in this process
+ * (no second rtok start-up), and is recorded as an `mcp` run; any other line runs under
+ * `sh -c` with its filtered commands rewritten to rtok. A command past its time limit is
+ * killed with its whole process group: exit code 124 and a "timed out" line.
  */
 export async function runTool(b: Boot, args: RunArgs): Promise<ToolAnswer> {
   const hasArgv = args.command !== undefined;
@@ -78,28 +79,26 @@ export async function runTool(b: Boot, args: RunArgs): Promise<ToolAnswer> {
   }
   const cwd = await _directory(args.cwd);
   const timeoutMs = args.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const self = selfArgv();
-  let argv: string[];
+  let run: () => Promise<_Done>;
   let ran: string;
-  if (hasArgv) {
-    argv = [...self, "run", "--", ...args.command!];
-    ran = args.command!.map(quoteWord).join(" ");
+  const cat = hasShell ? catOperand(args.shell!) : null;
+  const plain = hasArgv ? args.command! : _plainCommand(args.shell!);
+  if (cat !== null) {
+    // `cat FILE` is read the way a host's whole-file Read is.
+    const path = cat.startsWith("/") ? cat : joinPath(cwd, cat);
+    ran = `rtok cat ${quoteWord(cat)}`;
+    run = () => _catInProcess(b, path, ran, cwd, timeoutMs);
+  } else if (plain !== null) {
+    ran = `rtok ${plain.map(quoteWord).join(" ")}`;
+    run = () => _runInProcess(b, plain, cwd, timeoutMs);
   } else {
-    const cat = catOperand(args.shell!);
-    if (cat !== null) {
-      // `cat FILE` is read the way a host's whole-file Read is: through rtok, not sh.
-      argv = [...self, "run", "--", "cat", cat];
-      ran = `rtok cat ${quoteWord(cat)}`;
-    } else {
-      const plan = planRewrite(args.shell!, self.map(quoteWord).join(" "));
-      ran = plan.kind === "read" && plan.commands.some((c) => c.family)
-        ? plan.command
-        : args.shell!;
-      argv = ["/bin/sh", "-c", ran];
-    }
+    const self = selfArgv();
+    const plan = planRewrite(args.shell!, self.map(quoteWord).join(" "));
+    ran = plan.kind === "read" && plan.commands.some((c) => c.family) ? plan.command : args.shell!;
+    run = () => _spawnCapped(["/bin/sh", "-c", ran], cwd, timeoutMs);
   }
   const started = performance.now();
-  const done = await _spawnCapped(argv, cwd, timeoutMs);
+  const done = await run();
   const elapsedMs = Math.round(performance.now() - started);
   const stdout = done.stdout;
   const archiveIds = findPointers(stdout).map((p) => p.id);
@@ -402,6 +401,119 @@ interface _Done {
 
 // Each stream keeps at most this much; past it the child's output is counted, not held.
 const _HOLD_BYTES = 16 * 1024 * 1024;
+
+// A line that is one plain command of a filtered family, as its argv: nothing the shell would
+// do (no pipe, chain, redirect, prefix, expansion) is lost by running it without one.
+function _plainCommand(line: string): string[] | null {
+  const plan = planRewrite(line);
+  if (plan.kind !== "read" || plan.background || plan.commands.length !== 1) return null;
+  const c = plan.commands[0];
+  if (c.family === null || c.prefixed || c.redirected || c.dynamic) return null;
+  return [...c.argv];
+}
+
+function _noteDropped(bytes: Uint8Array, dropped: number): string {
+  const t = new TextDecoder().decode(bytes);
+  return dropped ? `${t}\n[rtok: ${dropped} more bytes were not kept]\n` : t;
+}
+
+// The tool itself, its output filtered here as `rtok <tool>` would filter it, one `mcp` row.
+async function _runInProcess(
+  b: Boot,
+  argv: readonly string[],
+  cwd: string,
+  timeoutMs: number,
+): Promise<_Done> {
+  const started = performance.now();
+  const { planRun, toolArgv } = await import("./run.ts");
+  const { filterAndWrite, record } = await import("./_run_output.ts");
+  const plan = await planRun(b, argv, cwd);
+  const done = await runCaptured(toolArgv(argv[0], plan.runArgs), {
+    cwd,
+    timeoutMs,
+    holdBytes: _HOLD_BYTES,
+  });
+  const exitCode = done.timedOut ? TIMEOUT_EXIT_CODE : done.code;
+  const out: Uint8Array[] = [], err: Uint8Array[] = [];
+  const sink = {
+    surface: "mcp" as const,
+    cwd,
+    stdout: (bytes: Uint8Array) => Promise.resolve(void out.push(bytes)),
+    stderr: (bytes: Uint8Array) => Promise.resolve(void err.push(bytes)),
+  };
+  const whole = done.started && !done.timedOut && done.dropped[0] === 0 &&
+    done.dropped[1] === 0 && done.stdout.length <= b.config.cmd.maxFilterMb * 1024 * 1024;
+  const filterStderr = plan.filter?.filterStderr === true;
+  let written;
+  try {
+    if (plan.filter && whole) {
+      written = await filterAndWrite(
+        b,
+        argv,
+        plan,
+        done.stdout,
+        exitCode,
+        filterStderr ? done.stderr : null,
+        sink,
+      );
+      if (!filterStderr) err.push(done.stderr);
+    } else {
+      out.push(done.stdout);
+      err.push(done.stderr);
+      written = {
+        rawChars: done.stdout.length,
+        emitted: done.stdout.length,
+        stage: plan.shaped ? "shape" as const : "none" as const,
+        lossy: false,
+        archiveId: null,
+        exitCode: done.signal ? null : exitCode,
+        passthrough: plan.passthrough ??
+          (!done.started
+            ? "command did not start"
+            : done.timedOut
+            ? "timed out"
+            : `output over ${b.config.cmd.maxFilterMb} MiB`),
+      };
+    }
+  } finally {
+    plan.filter?.release?.();
+  }
+  await record(b, argv, plan, started, written, sink);
+  const text = (parts: Uint8Array[]) => new TextDecoder().decode(_concat(parts));
+  return {
+    code: done.code,
+    signal: done.signal,
+    stdout: whole ? text(out) : _noteDropped(done.stdout, done.dropped[0]),
+    stderr: whole ? text(err) : _noteDropped(done.stderr, done.dropped[1]),
+    timedOut: done.timedOut,
+  };
+}
+
+// `cat FILE` as a whole-file read: the file's view; a file that is not one goes to cat itself.
+async function _catInProcess(
+  b: Boot,
+  path: string,
+  ran: string,
+  cwd: string,
+  timeoutMs: number,
+): Promise<_Done> {
+  const { catOfOneFile } = await import("./run.ts");
+  if (!catOfOneFile(["cat", path], b.config.cmd.maxFilterMb * 1024 * 1024)) {
+    return await _runInProcess(b, ["cat", path], cwd, timeoutMs);
+  }
+  const answer = await viewForAgent(b, path, {}, { surface: "mcp", family: "cat", command: ran });
+  return { code: 0, signal: null, stdout: answer.text, stderr: "", timedOut: false };
+}
+
+function _concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
 
 async function _spawnCapped(
   argv: readonly string[],

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Measurement, Stage } from "../core/plugin.ts";
+import type { Measurement, Stage, Surface } from "../core/plugin.ts";
 import { spoolOverdue } from "../core/spool.ts";
 import { quoteArgv } from "../core/shell.ts";
 import type { TextClass } from "../core/tokens.ts";
@@ -35,10 +35,27 @@ export interface Written {
   readonly textClass?: TextClass;
 }
 
+/** Where a run's output goes and what it is recorded as: the CLI's streams, or an MCP answer. */
+export interface RunSink {
+  /** The surface that ran it. */
+  readonly surface: Surface;
+  /** The directory it ran in. */
+  readonly cwd: string;
+  /** Takes what stdout gets. */
+  stdout(bytes: Uint8Array): Promise<void>;
+  /** Takes what stderr gets. */
+  stderr(bytes: Uint8Array): Promise<void>;
+}
+
+/** The CLI's sink: the process's own streams, its working directory. */
+export function cliSink(): RunSink {
+  return { surface: "cli", cwd: safeCwd(), stdout: writeStdout, stderr: writeStderr };
+}
+
 /**
  * Filters `raw` (stdout) and, for a filter that asks, `stderrRaw`; writes what to print to
- * each stream, archives each cut under its own id; returns what was written, both streams
- * counted in one row.
+ * each stream of `sink`, archives each cut under its own id; returns what was written, both
+ * streams counted in one row.
  */
 export async function filterAndWrite(
   b: Boot,
@@ -47,15 +64,16 @@ export async function filterAndWrite(
   raw: Uint8Array,
   exitCode: number,
   stderrRaw: Uint8Array | null = null,
+  sink: RunSink = cliSink(),
 ): Promise<Written> {
   // Both streams are filtered at once: a filter run in a Worker starts one per stream.
   const [out, err] = await Promise.all([
-    _decide(b, argv, plan, raw, exitCode),
-    stderrRaw === null ? null : _decide(b, argv, plan, stderrRaw, exitCode),
+    _decide(b, argv, plan, raw, exitCode, sink),
+    stderrRaw === null ? null : _decide(b, argv, plan, stderrRaw, exitCode, sink),
   ]);
-  const written = await _emit(b, argv, plan, out, writeStdout);
+  const written = await _emit(b, argv, plan, out, sink, sink.stdout);
   if (err === null) return written;
-  return _both(written, await _emit(b, argv, plan, err, writeStderr));
+  return _both(written, await _emit(b, argv, plan, err, sink, sink.stderr));
 }
 
 // What one stream will print: its raw bytes as they were, or a composed output.
@@ -74,6 +92,7 @@ async function _decide(
   plan: Plan,
   raw: Uint8Array,
   exitCode: number,
+  sink: RunSink,
 ): Promise<_Decided> {
   const filter = plan.filter!;
   const base = {
@@ -101,7 +120,7 @@ async function _decide(
     out = composeFiltered(filter, text, filtered);
   } catch (e) {
     await b.registry.failure({
-      surface: "cli",
+      surface: sink.surface,
       plugin: plan.plugin,
       family: filter.name,
       command: quoteArgv(argv),
@@ -125,6 +144,7 @@ async function _emit(
   argv: readonly string[],
   plan: Plan,
   d: _Decided,
+  sink: RunSink,
   write: (bytes: Uint8Array) => Promise<void>,
 ): Promise<Written> {
   if (d.kind === "raw") {
@@ -143,7 +163,7 @@ async function _emit(
   const store = await openStore(b);
   const kept = store === null ? null : await b.registry.keepRaw(raw, {
     command: quoteArgv(argv),
-    cwd: safeCwd(),
+    cwd: sink.cwd,
     exitCode: counted.exitCode,
     family: plan.filter!.name,
   }, context(b, store));
@@ -184,15 +204,16 @@ export async function record(
   plan: Plan,
   started: number,
   w: Written,
+  sink: Pick<RunSink, "surface" | "cwd"> = cliSink(),
 ): Promise<void> {
   const ctx = context(b, null);
   const m: Measurement = {
-    surface: "cli",
+    surface: sink.surface,
     plugin: plan.plugin,
     family: plan.family,
     command: quoteArgv(argv),
     rtokCommand: "rtok " + quoteArgv(argv),
-    project: safeCwd(),
+    project: sink.cwd,
     session: null,
     turn: null,
     rawChars: w.rawChars,

@@ -10,7 +10,6 @@ import { runCaptured } from "../core/spawn.ts";
 import { joinPath, parentDir, pathExists } from "../core/paths.ts";
 import {
   isRivalRewriter,
-  isRtokHookCommand,
   isRtokListed,
   type ListedHook,
   listHooks,

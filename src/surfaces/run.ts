@@ -35,7 +35,7 @@ export async function main(
   const started = performance.now();
   const b = await boot(plugins);
   // `cat` of one regular file is read the way a host's whole-file Read is.
-  if (_catOfOneFile(argv, b.config.cmd.maxFilterMb * 1024 * 1024)) {
+  if (catOfOneFile(argv, b.config.cmd.maxFilterMb * 1024 * 1024)) {
     const { viewForAgent } = await import("./_file_view.ts");
     const answer = await viewForAgent(b, argv[1], {}, {
       surface: "cli",
@@ -105,9 +105,11 @@ export async function main(
   return { code: status.code, signal: status.signal };
 }
 
-// `cat FILE`: one operand, no option, a regular UTF-8 file of at most `max` bytes (anything
-// else runs cat itself, streamed as any unfiltered output is).
-function _catOfOneFile(argv: readonly string[], max: number): boolean {
+/**
+ * True for `cat FILE` of one operand, no option, a regular UTF-8 file of at most `max` bytes,
+ * which rtok reads as a host's whole-file Read (anything else runs cat itself).
+ */
+export function catOfOneFile(argv: readonly string[], max: number): boolean {
   if (argv.length !== 2 || toolName(argv[0]) !== "cat" || argv[1].startsWith("-")) return false;
   try {
     const info = Deno.statSync(argv[1]);
@@ -132,8 +134,12 @@ export interface Plan {
   readonly family: string;
 }
 
-async function planRun(b: Boot, argv: readonly string[]): Promise<Plan> {
-  const found = await b.registry.commandFilter(argv);
+/**
+ * What a run of `argv` in `cwd` (the process's own when absent) will do: its filter, the
+ * arguments stage 1 gives the tool, or why its output passes through.
+ */
+export async function planRun(b: Boot, argv: readonly string[], cwd?: string): Promise<Plan> {
+  const found = await b.registry.commandFilter(argv, cwd);
   const match = found?.match;
   const family = match?.filter.name ?? familyOf(argv);
   const plain = {
@@ -174,14 +180,20 @@ const EXEC = 'exec "$0" "$@"';
 // on the commands agents run most.
 const DIRECT = new Set(["git", "rg", "tree"]);
 
+/** The argv that starts `tool` with `args` as if the shell ran it by its name. */
+export function toolArgv(tool: string, args: readonly string[]): string[] {
+  const viaShell = Deno.build.os !== "windows" && !DIRECT.has(tool);
+  return viaShell ? [SH, "-c", EXEC, tool, ...args] : [tool, ...args];
+}
+
 function _spawn(
   tool: string,
   args: readonly string[],
   inheritStdout: boolean,
   pipeStderr: boolean,
 ): Started {
-  const viaShell = Deno.build.os !== "windows" && !DIRECT.has(tool);
-  return startProcess(viaShell ? SH : tool, viaShell ? ["-c", EXEC, tool, ...args] : args, {
+  const [cmd, ...rest] = toolArgv(tool, args);
+  return startProcess(cmd, rest, {
     stdin: "inherit",
     stdout: inheritStdout ? "inherit" : "piped",
     stderr: pipeStderr ? "piped" : "inherit",
