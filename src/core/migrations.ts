@@ -9,6 +9,7 @@ import init from "../../migrations/0001_init.sql" with { type: "text" };
 import toolCalls from "../../migrations/0002_tool_calls.sql" with { type: "text" };
 import proxy from "../../migrations/0003_proxy.sql" with { type: "text" };
 import search from "../../migrations/0004_search.sql" with { type: "text" };
+import host from "../../migrations/0005_host.sql" with { type: "text" };
 
 /** One embedded migration. */
 export interface Migration {
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "tool_calls", sql: toolCalls },
   { version: 3, name: "proxy", sql: proxy },
   { version: 4, name: "search", sql: search },
+  { version: 5, name: "host", sql: host },
 ];

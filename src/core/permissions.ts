@@ -7,6 +7,15 @@
  * @module
  */
 
+/** The environment variables that say where the other hosts keep their settings. */
+export const HOST_ENV: readonly string[] = [
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "CODEX_HOME",
+  "GEMINI_CLI_HOME",
+  "COPILOT_HOME",
+];
+
 /** The environment variables rtok reads. */
 export const RTOK_ENV: readonly string[] = [
   "RTOK_HOME",
@@ -16,6 +25,7 @@ export const RTOK_ENV: readonly string[] = [
   "CLAUDE_PROJECT_DIR",
   "CLAUDE_CONFIG_DIR",
   "DENO_INSTALL_ROOT",
+  ...HOST_ENV.filter((name) => name !== "HOME"),
 ];
 
 /** The `--allow-*` flags, never `-A`. */

@@ -72,6 +72,8 @@ export interface Measurement {
    * filtered when its output returned); the time it is recorded otherwise.
    */
   readonly at?: number;
+  /** The agent host whose hook saw the run (`claude`, `codex`…), where one did. */
+  readonly host?: string;
 }
 
 /** A filter that threw: the raw output went out instead. */
@@ -131,6 +133,11 @@ export interface PreToolEvent {
    * call's PostToolUse, so a plugin may remember the call until its output arrives.
    */
   readonly resident?: boolean;
+  /**
+   * The agent host (`claude` when absent): Claude Code's own permission rules decide a
+   * rewrite's verdict only for Claude Code.
+   */
+  readonly host?: string;
 }
 
 /** A plugin's PreToolUse answer. */
@@ -158,6 +165,8 @@ export interface PostToolEvent {
   readonly cwd: string;
   /** The host's id for this tool call (as its PreToolUse had it), where it says. */
   readonly callId?: string;
+  /** The agent host (`claude` when absent). */
+  readonly host?: string;
 }
 
 /** A plugin's PostToolUse answer. */

@@ -26,6 +26,8 @@ export interface ToolResult {
   readonly totalLines?: number;
   /** For `shell`: the command line. */
   readonly command?: string;
+  /** For `shell`: its exit code, where the host says (a host that reports failed calls too). */
+  readonly exitCode?: number;
   /** For `search`: the host's output mode (`content`, `files_with_matches`, `count`). */
   readonly mode?: string;
 }

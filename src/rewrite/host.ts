@@ -6,21 +6,32 @@
  * @module
  */
 
-import { readBashRules, settingsFiles } from "../claude/permissions.ts";
+import { NO_RULES, readBashRules, settingsFiles } from "../claude/permissions.ts";
 import type { RtokEnv } from "../core/env.ts";
 import { joinPath } from "../core/paths.ts";
 import { rtokInvocation } from "../core/self.ts";
 import { decide, type Decision } from "./decide.ts";
 import { DISABLE_VAR, disables } from "../core/env.ts";
 
-/** The verdict on `line`, with `env` and `cwd` as the host's, in permission mode `mode`. */
-export function rewriteLine(line: string, env: RtokEnv, cwd: string, mode?: string): Decision {
+/**
+ * The verdict on `line`, with `env` and `cwd` as the host's, in permission mode `mode`. Only
+ * for Claude Code (`host`) are its settings' rules read; another host's rewrite carries no
+ * rule of the user's, so it is allowed unasked only where Claude Code would not ask either,
+ * and each host's adapter decides how much of that its own model lets it say.
+ */
+export function rewriteLine(
+  line: string,
+  env: RtokEnv,
+  cwd: string,
+  mode?: string,
+  host: string = "claude",
+): Decision {
   // Off is off: no settings read, so a broken settings file cannot matter.
   if (disables(env[DISABLE_VAR])) return decide(line, { disabled: true });
   const userDir = env.CLAUDE_CONFIG_DIR ?? (env.HOME ? joinPath(env.HOME, ".claude") : null);
-  const rules = readBashRules(
-    settingsFiles({ userDir, projectDir: env.CLAUDE_PROJECT_DIR ?? cwd }),
-  );
+  const rules = host === "claude"
+    ? readBashRules(settingsFiles({ userDir, projectDir: env.CLAUDE_PROJECT_DIR ?? cwd }))
+    : NO_RULES;
   return decide(line, {
     rules,
     rtok: rtokInvocation({

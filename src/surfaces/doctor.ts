@@ -140,6 +140,7 @@ export async function main(args: readonly string[]): Promise<number> {
   checks.push(..._stateChecks());
   checks.push(await _serverCheck());
   checks.push(..._rivals(files));
+  checks.push(...await _hostChecks(invocation, cwd));
 
   const width = Math.max(...checks.map((c) => c.label.length));
   const lines = checks.map((c) => `${c.status.padEnd(4)} ${c.label.padEnd(width)}  ${c.detail}`);
@@ -486,4 +487,22 @@ function _canCreate(dir: string): string | null {
   } catch (e) {
     return (e as Error).message;
   }
+}
+
+// Each other host's installer says whether its hooks are in place and will run there, and
+// whether the installed host speaks the hook format rtok was verified with; a host whose
+// checks cannot run says so in one line.
+async function _hostChecks(rtok: string, cwd: string): Promise<_Check[]> {
+  const { HOST_IDS, loadHost } = await import("../hosts/hosts.ts");
+  const { hostEnv } = await import("./init.ts");
+  const checks: _Check[] = [];
+  for (const id of HOST_IDS) {
+    try {
+      const { INSTALLER } = await loadHost(id);
+      checks.push(...await INSTALLER.doctor({ rtok, env: hostEnv(), cwd }));
+    } catch (e) {
+      checks.push({ status: "warn", label: id, detail: `not checked: ${(e as Error).message}` });
+    }
+  }
+  return checks;
 }

@@ -211,8 +211,13 @@ export async function recordHookFailure(
  * transport of the hook does: the command's stdin, the server's request body. Never rejects
  * for the event's sake; returns the answer, or `""`.
  */
-export async function answerAndRecord(input: Uint8Array, deps: HookDeps): Promise<string> {
-  const result = await answerClaudeHook(input, deps);
+export async function answerAndRecord(
+  input: Uint8Array,
+  deps: HookDeps,
+  answer: (input: Uint8Array, deps: HookDeps) => Promise<HookResult> = answerClaudeHook,
+  host: string = "claude",
+): Promise<string> {
+  const result = await answer(input, deps);
   const errors = deps.registry.errors.splice(0);
   const problems = [
     ...(result.failure ? [result.failure] : []),
@@ -223,28 +228,44 @@ export async function answerAndRecord(input: Uint8Array, deps: HookDeps): Promis
     ),
   ];
   for (const problem of problems) {
-    await recordHookFailure(deps, sessionOf(input), "hook claude", problem);
+    await recordHookFailure(deps, sessionOf(input), `hook ${host}`, problem);
   }
   return result.answer;
 }
 
-/** Runs `rtok hook claude`: always exit 0. */
+/** Runs `rtok hook claude` (or another host's hook, `rtok hook codex`…): always exit 0. */
 export async function main(args: readonly string[]): Promise<number> {
-  if (args[0] !== "claude" || args.length > 1) {
+  const host = args[0] ?? "";
+  const { HOST_IDS, isHostId, loadHost } = await import("../hosts/hosts.ts");
+  if ((host !== "claude" && !isHostId(host)) || args.length > 1) {
     throw new TypeError(
-      `unknown hook "${args.join(" ")}"; the hook Claude Code runs is: rtok hook claude`,
+      `unknown hook "${args.join(" ")}"; the hooks are: rtok hook ` +
+        ["claude", ...HOST_IDS].join("|"),
     );
   }
   const env = rtokEnv();
   let deps: HookDeps | null = null;
   try {
     deps = await liveDeps(env);
-    const answer = await answerAndRecord(readStdinCapped(MAX_HOOK_INPUT), deps);
+    const input = readStdinCapped(MAX_HOOK_INPUT);
+    let answer: string;
+    if (host === "claude") {
+      answer = await answerAndRecord(input, deps);
+    } else {
+      const { ADAPTER } = await loadHost(host);
+      const { answerHostHook } = await import("./host_hook.ts");
+      answer = await answerAndRecord(
+        input,
+        deps,
+        (bytes, d) => answerHostHook(ADAPTER, bytes, d),
+        host,
+      );
+    }
     if (answer) Deno.stdout.writeSync(new TextEncoder().encode(answer + "\n"));
   } catch (e) {
     // Reached only when stdout or the plugins' set-up themselves fail: still exit 0.
     warn(`hook: ${(e as Error).message}`);
-    if (deps) await recordHookFailure(deps, null, "hook claude", (e as Error).message);
+    if (deps) await recordHookFailure(deps, null, `hook ${host}`, (e as Error).message);
   }
   return 0;
 }

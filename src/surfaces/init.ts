@@ -24,7 +24,8 @@ import {
   registerMcp,
   unregisterMcp,
 } from "../claude/mcp_config.ts";
-import { parentDir } from "../core/paths.ts";
+import { backupFile, writeAtomic } from "../core/settings_file.ts";
+import { HOST_ENV } from "../core/permissions.ts";
 import { hookCommand, rtokInvocation, selfArgv } from "../core/self.ts";
 import { runCaptured } from "../core/spawn.ts";
 import { rtokHome } from "../core/config.ts";
@@ -59,6 +60,7 @@ the file is backed up first (<file>.rtok-backup-<time>).
 `;
 
 interface _Flags {
+  host: string | null;
   project: boolean;
   serve: boolean;
   mcp: boolean;
@@ -75,6 +77,7 @@ export async function main(args: readonly string[]): Promise<number> {
     await print(_USAGE);
     return 0;
   }
+  if (flags.host !== null && flags.host !== "claude") return await _host(flags.host, flags);
   const code = await _hooks(flags);
   // An uninstall removes everything rtok installed, so no server is left pointing at it.
   if (flags.mcp) await _mcp(flags);
@@ -118,8 +121,8 @@ async function _mcp(flags: _Flags): Promise<void> {
     return;
   }
   const out: string[] = [];
-  if (bytes !== null) out.push(`backed up ${path} to ${await _backup(path, bytes)}`);
-  await _writeAtomic(path, JSON.stringify(change.config, null, 2) + "\n");
+  if (bytes !== null) out.push(`backed up ${path} to ${await backupFile(path, bytes)}`);
+  await writeAtomic(path, JSON.stringify(change.config, null, 2) + "\n");
   out.push(flags.uninstall ? `removed ${what} from ${path}` : `registered ${what} in ${path}`);
   if (!flags.uninstall && flags.project) {
     out.push("Claude Code asks each user to approve a project's .mcp.json servers once.");
@@ -166,8 +169,8 @@ async function _hooks(flags: _Flags): Promise<number> {
   }
 
   const out: string[] = [];
-  if (bytes !== null) out.push(`backed up ${path} to ${await _backup(path, bytes)}`);
-  await _writeAtomic(path, JSON.stringify(after, null, 2) + "\n");
+  if (bytes !== null) out.push(`backed up ${path} to ${await backupFile(path, bytes)}`);
+  await writeAtomic(path, JSON.stringify(after, null, 2) + "\n");
   out.push(diff.trimEnd());
   if (flags.uninstall) {
     out.push(`removed rtok's hooks from ${path}`);
@@ -243,6 +246,7 @@ function _serveTarget(dryRun: boolean): ServeTarget {
 
 function _parseFlags(args: readonly string[]): _Flags {
   const flags: _Flags = {
+    host: null,
     project: false,
     serve: true,
     mcp: false,
@@ -251,7 +255,12 @@ function _parseFlags(args: readonly string[]): _Flags {
     replace: false,
     help: false,
   };
-  for (const arg of args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--host" || arg.startsWith("--host=")) {
+      flags.host = arg === "--host" ? args[++i] ?? "" : arg.slice("--host=".length);
+      continue;
+    }
     if (arg === "--project") flags.project = true;
     else if (arg === "--mcp") flags.mcp = true;
     else if (arg === "--dry-run") flags.dryRun = true;
@@ -322,49 +331,45 @@ function _line(h: ListedHook): string {
   return `${h.event}${h.matcher === null ? "" : ` [${h.matcher}]`} ${h.command}`;
 }
 
-/**
- * Copies the old file to `<path>.rtok-backup-<local time>`, owner-only. Never overwrites an
- * earlier backup: two runs in one second get `-2`, `-3`, … so the first original survives.
- */
-async function _backup(path: string, bytes: Uint8Array): Promise<string> {
-  const d = new Date();
-  const p2 = (n: number) => String(n).padStart(2, "0");
-  const stamp = `${d.getFullYear()}${p2(d.getMonth() + 1)}${p2(d.getDate())}T` +
-    `${p2(d.getHours())}${p2(d.getMinutes())}${p2(d.getSeconds())}`;
-  for (let n = 1;; n++) {
-    const name = `${path}.rtok-backup-${stamp}${n === 1 ? "" : `-${n}`}`;
-    try {
-      await Deno.writeFile(name, bytes, { mode: 0o600, createNew: true });
-      return name;
-    } catch (e) {
-      if (!(e instanceof Deno.errors.AlreadyExists)) {
-        throw new Error(`Cannot back up "${path}" to "${name}": ${(e as Error).message}`);
-      }
+// Another host: its installer edits its own files; init says what changed and what could not be.
+async function _host(name: string, flags: _Flags): Promise<number> {
+  const { HOST_IDS, isHostId, loadHost } = await import("../hosts/hosts.ts");
+  if (!isHostId(name)) {
+    throw new TypeError(
+      `unknown host "${name}" for rtok init --host; the hosts are: claude, ${HOST_IDS.join(", ")}`,
+    );
+  }
+  if (flags.project || flags.mcp || flags.replace) {
+    throw new TypeError(
+      `--project, --mcp and --replace are Claude Code's; rtok init --host ${name} takes ` +
+        "--dry-run and --uninstall",
+    );
+  }
+  const { INSTALLER } = await loadHost(name);
+  const result = await INSTALLER.install({
+    rtok: rtokInvocation(),
+    env: hostEnv(),
+    cwd: Deno.cwd(),
+    uninstall: flags.uninstall,
+    dryRun: flags.dryRun,
+  });
+  const out: string[] = [];
+  for (const c of result.changes) {
+    const what = c.after === null ? "remove" : c.before === null ? "create" : "change";
+    out.push(`${flags.dryRun ? `would ${what}` : `${what}d`} ${c.path}`);
+    if (flags.dryRun && c.after !== null) {
+      out.push(...c.after.trimEnd().split("\n").map((l) => `  ${l}`));
     }
   }
+  if (result.changes.length === 0) out.push("nothing to change");
+  out.push(...result.notes);
+  await print(out.join("\n") + "\n");
+  return 0;
 }
 
-/**
- * Replaces the file in one rename, so Claude Code never reads half a file. A symlinked
- * settings file (a dotfiles repository) is written through, not replaced by a plain file.
- */
-async function _writeAtomic(path: string, text: string): Promise<void> {
-  let target = path;
-  let mode = 0o600;
-  try {
-    if ((await Deno.lstat(path)).isSymlink) target = await Deno.realPath(path);
-    mode = (await Deno.stat(target)).mode ?? mode;
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-    await Deno.mkdir(parentDir(path), { recursive: true, mode: 0o700 });
-  }
-  const tmp = `${target}.tmp-${Deno.pid}`;
-  try {
-    await Deno.writeTextFile(tmp, text, { mode: mode & 0o777 });
-    await Deno.chmod(tmp, mode & 0o777);
-    await Deno.rename(tmp, target);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw new Error(`Cannot write "${target}": ${(e as Error).message}`);
-  }
+/** The environment variables a host installer reads (those rtok may read at all). */
+export function hostEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const name of HOST_ENV) env[name] = Deno.env.get(name);
+  return env;
 }

@@ -31,7 +31,7 @@ export async function rewriteShellCall(ev: PreToolEvent): Promise<PreToolDecisio
   if (ev.tool !== SHELL_TOOL) return null;
   const command = ev.input.command;
   if (typeof command !== "string") return null;
-  const d = rewriteLine(command, ev.env ?? {}, ev.cwd, ev.mode);
+  const d = rewriteLine(command, ev.env ?? {}, ev.cwd, ev.mode, ev.host ?? "claude");
   if (d.verdict !== "allow" && d.verdict !== "ask") return null;
   if (ev.resident && ev.callId) {
     const watched = await (await watchModule()).watchShellCall(ev, d);

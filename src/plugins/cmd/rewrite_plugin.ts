@@ -27,13 +27,26 @@ export async function cmdPreTool(ev: PreToolEvent): Promise<PreToolDecision | nu
     .rewriteShellCall(ev);
 }
 
-/** The output of a call this process watched, filtered; `null` for any other call. */
+/** Shell output shorter than this is not worth loading a filter for, unless it was watched. */
+export const CMD_POST_MIN_CHARS = 500;
+
+/**
+ * The output of a shell call this process watched, filtered; else that of a plain command of
+ * a family that only reads, filtered by its command line; `null` for any other call.
+ */
 export async function cmdPostTool(ev: PostToolEvent, ctx: Ctx): Promise<PostToolAnswer | null> {
-  // Only a process that watched a call loaded the watch module: any other answers at once.
-  if (ev.tool !== SHELL_TOOL || !ev.callId || !_pretool) return null;
-  const pretool = await _pretool;
-  if (!pretool.watching()) return null;
-  return await (await pretool.watchModule()).filterWatched(ev, ctx);
+  if (ev.tool !== SHELL_TOOL || ev.result?.kind !== "shell") return null;
+  // Only a process that watched a call loaded the watch module before its PostToolUse.
+  const pretool = _pretool ? await _pretool : null;
+  if (ev.callId && pretool?.watching()) {
+    const watched = await (await pretool.watchModule()).filterWatched(ev, ctx);
+    if (watched) return watched;
+  }
+  if (ev.result.text.length < CMD_POST_MIN_CHARS) return null;
+  // An rtok command's output is rtok's already (the planner skips it too): nothing to load.
+  if (/(?:^|[\s;&|(/'"])(?:rtok|cli\.ts)['"]?(?:\s|$)/.test(ev.result.command ?? "")) return null;
+  const load = _pretool ??= lazyImport<_Pretool>(new URL("./pretool.ts", import.meta.url));
+  return await (await (await load).watchModule()).filterByCommand(ev, ctx);
 }
 
 /** The `cmd` plugin's hook side (same id, so `[plugins.cmd] enabled` governs both). */

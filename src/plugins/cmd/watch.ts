@@ -80,13 +80,10 @@ export async function watchShellCall(
 ): Promise<PreToolDecision | null | undefined> {
   const line = ev.input.command;
   if (!ev.callId || typeof line !== "string" || d.families.length !== 1) return undefined;
-  const plan = planRewrite(line);
-  if (plan.kind !== "read" || plan.background || plan.commands.length !== 1) return undefined;
-  const c = plan.commands[0];
-  if (c.family === null || c.prefixed || c.redirected || c.dynamic) return undefined;
-  const { prefix, args } = splitArgv(c.argv);
-  if (!_watchable(c.family, args) || hasOwnFilterFiles(ev.cwd)) return undefined;
-  const filter = await FILTER_LOADERS[c.family]();
+  const c = _plainCommand(line, ev.cwd);
+  if (!c) return undefined;
+  const { family, prefix, args } = c;
+  const filter = await FILTER_LOADERS[family]();
   // A format the caller chose runs as written and reaches the agent as it is.
   const passthrough = filter.passthrough?.(args) ?? null;
   const shaped = passthrough ? null : filter.shape?.(args) ?? null;
@@ -105,10 +102,52 @@ export async function watchShellCall(
   return {
     kind: "rewrite",
     input: { ...ev.input, command: ran },
-    reason: `rtok: ${d.reason}; rtok asks ${c.family} for what its filter reads and ` +
+    reason: `rtok: ${d.reason}; rtok asks ${family} for what its filter reads and ` +
       "filters the output when the call returns",
     allow: d.verdict === "allow",
   };
+}
+
+// One plain command of a watchable family, run in `cwd` with no filter file of its own there.
+function _plainCommand(
+  line: string,
+  cwd: string,
+): { family: string; prefix: string[]; args: string[] } | null {
+  const plan = planRewrite(line);
+  if (plan.kind !== "read" || plan.background || plan.commands.length !== 1) return null;
+  const c = plan.commands[0];
+  if (c.family === null || c.prefixed || c.redirected || c.dynamic) return null;
+  const { prefix, args } = splitArgv(c.argv);
+  if (!_watchable(c.family, args) || hasOwnFilterFiles(cwd)) return null;
+  return { family: c.family, prefix, args };
+}
+
+/**
+ * PostToolUse of a shell call no watch saw (a host whose commands rtok does not rewrite, a
+ * server restarted between a call's two hooks): a plain command of a family that only reads,
+ * whose output the host reports as a success, is filtered as its rtok form would filter it,
+ * without stage 1. `null` for any other call.
+ */
+export async function filterByCommand(
+  ev: PostToolEvent,
+  ctx: Ctx,
+): Promise<PostToolAnswer | null> {
+  const r = ev.result;
+  if (r?.kind !== "shell" || !r.command || (r.exitCode ?? 0) !== 0) return null;
+  const c = _plainCommand(r.command, ev.cwd);
+  if (!c) return null;
+  const filter = await FILTER_LOADERS[c.family]();
+  const now = Date.now();
+  return await _filterOutput(ev, ctx, {
+    filter,
+    args: c.args,
+    shaped: false,
+    passthrough: filter.passthrough?.(c.args) ?? null,
+    command: r.command,
+    ran: r.command,
+    at: now,
+    until: now,
+  });
 }
 
 function _remember(id: string, w: _Watch): void {
@@ -129,6 +168,14 @@ export async function filterWatched(ev: PostToolEvent, ctx: Ctx): Promise<PostTo
   const w = ev.callId ? _watched.get(ev.callId) : undefined;
   if (!w) return null;
   _watched.delete(ev.callId!);
+  return await _filterOutput(ev, ctx, w);
+}
+
+async function _filterOutput(
+  ev: PostToolEvent,
+  ctx: Ctx,
+  w: _Watch,
+): Promise<PostToolAnswer | null> {
   const r = ev.result;
   if (r?.kind !== "shell") return null;
   const started = performance.now();
@@ -153,6 +200,7 @@ export async function filterWatched(ev: PostToolEvent, ctx: Ctx): Promise<PostTo
       passthrough: null,
       // The call's time, so the ledger counts this very call among those that carry it.
       at: w.at,
+      host: ev.host ?? "claude",
       ...more,
     });
   if (w.passthrough) {

@@ -20,8 +20,8 @@ function clip(text: string): string {
 
 const INSERT_RUN = `INSERT INTO runs (ts, surface, plugin, family, command, rtok_command,
   project, session, turn, raw_chars, emitted_chars, raw_tokens, emitted_tokens, text_class,
-  stage, lossy, archive_id, exit_code, elapsed_ms, passthrough)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  stage, lossy, archive_id, exit_code, elapsed_ms, passthrough, host)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const INSERT_FAILURE = `INSERT INTO failures (ts, surface, plugin, family, command, error,
   fallback_ok) VALUES (?, ?, ?, ?, ?, ?, ?)`;
@@ -36,13 +36,17 @@ export interface ToolCall {
   readonly project: string;
   /** For the shell tool, true when the command ran through rtok. */
   readonly viaRtok: boolean;
+  /** The agent host whose hook saw it (`claude` when absent). */
+  readonly host?: string;
 }
 
-const INSERT_CALL = `INSERT INTO tool_calls (ts, session, tool, project) VALUES (?, ?, ?, ?)`;
+const INSERT_CALL =
+  `INSERT INTO tool_calls (ts, session, tool, project, host) VALUES (?, ?, ?, ?, ?)`;
 
-// A run belongs to the session whose shell call, in the same project, ended just after it.
-const CLAIM_RUNS = `UPDATE runs SET session = ? WHERE session IS NULL AND surface = 'cli'
-  AND project = ? AND ts <= ? AND ts >= ?`;
+// A run belongs to the session (and host) whose shell call, in the same project, ended just
+// after it.
+const CLAIM_RUNS = `UPDATE runs SET session = ?, host = ? WHERE session IS NULL
+  AND surface = 'cli' AND project = ? AND ts <= ? AND ts >= ?`;
 
 /** How long before its shell call ended a run may have ended and still belong to it. */
 export const CLAIM_WINDOW_MS = 10 * 60_000;
@@ -69,6 +73,7 @@ function runValues(m: Measurement, ts: number): (string | number | null)[] {
     m.exitCode,
     Math.round(m.elapsedMs * 10) / 10,
     m.passthrough,
+    m.host ?? null,
   ];
 }
 
@@ -102,8 +107,9 @@ export function ingestLedger(
       const c = e.data as unknown as ToolCall;
       if (typeof c.session !== "string" || typeof c.tool !== "string") continue;
       const project = String(c.project ?? "");
-      call.run(e.ts, c.session, c.tool, project);
-      if (c.viaRtok) claim.run(c.session, project, e.ts, e.ts - CLAIM_WINDOW_MS);
+      const host = typeof c.host === "string" ? c.host : "claude";
+      call.run(e.ts, c.session, c.tool, project, host);
+      if (c.viaRtok) claim.run(c.session, host, project, e.ts, e.ts - CLAIM_WINDOW_MS);
     }
   }
   sweep(db, retentionDays, now);

@@ -42,6 +42,7 @@ export const measurePlugin: Plugin = {
       tool: ev.tool,
       project,
       viaRtok: typeof command === "string" && /(^|[\s;&|/'])(rtok|cli\.ts)'? /.test(command),
+      host: ev.host ?? "claude",
     });
     return null;
   },

@@ -81,6 +81,7 @@ export async function compressResult(
     exitCode: null,
     elapsedMs: performance.now() - started,
     passthrough: null,
+    host: ev.host ?? "claude",
   });
   return answer;
 }

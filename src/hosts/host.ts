@@ -1,0 +1,90 @@
+/**
+ * What an agent host other than Claude Code is to rtok: a thin adapter that reads the host's
+ * hook payloads into one host-neutral event and writes the shared handlers' answers back in
+ * the host's own shape. The handlers are the ones `rtok hook claude` uses (the plugins'
+ * `preTool` and `postTool`); only the shapes differ. Each host's adapter lives in its own
+ * module beside this one and is listed in `hosts.ts`.
+ *
+ * @module
+ */
+
+import type { PostToolAnswer, PreToolDecision } from "../core/plugin.ts";
+import type { ToolResult } from "../core/tool_result.ts";
+
+/** The hosts besides Claude Code that rtok installs into. */
+export type HostId = "codex" | "gemini" | "copilot" | "opencode";
+
+/** The fields every event carries. */
+interface _Envelope {
+  /** The host's session id, when it says. */
+  readonly session: string | null;
+  /** The agent's working directory (the hook's own when the host does not say). */
+  readonly cwd: string;
+  /** The host's id for the tool call, when it says (its post event carries it too). */
+  readonly callId?: string;
+}
+
+/** One hook event, read host-neutrally. */
+export type HostEvent =
+  | _Envelope & {
+    /** The agent is about to run a shell command. */
+    readonly event: "PreToolUse";
+    /** The command line. */
+    readonly command: string;
+    /** The host's own tool input, which a rewrite changes only in its command field. */
+    readonly input: Readonly<Record<string, unknown>>;
+  }
+  | _Envelope & {
+    /** A tool call finished. */
+    readonly event: "PostToolUse";
+    /** The host's tool name, as it sent it. */
+    readonly tool: string;
+    /** The host's tool input, as it sent it. */
+    readonly input: Readonly<Record<string, unknown>>;
+    /** The result, host-neutral; `null` for a result rtok leaves alone (an image, say). */
+    readonly result: ToolResult | null;
+  }
+  | _Envelope & {
+    /** An event rtok has nothing to say to (a session starting, a tool it does not read). */
+    readonly event: "Other";
+    /** The host's name for it. */
+    readonly name: string;
+  };
+
+/** A host's hook protocol. */
+export interface HostAdapter {
+  /** The host. */
+  readonly id: HostId;
+  /** Its name, as a user knows it ("Codex CLI"). */
+  readonly name: string;
+  /**
+   * Reads one event (the hook's stdin). Throws a `TypeError` with a one-line message naming
+   * what was wrong for a payload of a shape it does not know; the hook then answers nothing
+   * and leaves one failures row.
+   */
+  readEvent(input: Uint8Array, cwd: string): HostEvent;
+  /**
+   * The answer to a shell call about to run: the rewrite in the host's shape, or `""` for no
+   * opinion. It must never grant what the host would have asked the user about
+   * (`d.allow` says only that Claude Code's rules would allow it).
+   */
+  preToolAnswer(d: PreToolDecision | null, ev: HostEvent & { event: "PreToolUse" }): string;
+  /** The answer to a finished call: its replacement output where the host takes one, or `""`. */
+  postToolAnswer(a: PostToolAnswer | null, ev: HostEvent & { event: "PostToolUse" }): string;
+}
+
+/** Reads `input` as one JSON object, or throws a `TypeError` saying why it is not one. */
+export function readJsonObject(input: Uint8Array, host: string): Record<string, unknown> {
+  const text = new TextDecoder().decode(input);
+  if (text.trim() === "") throw new TypeError(`${host}: the event is empty`);
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch (e) {
+    throw new TypeError(`${host}: the event is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+    throw new TypeError(`${host}: the event is not a JSON object`);
+  }
+  return payload as Record<string, unknown>;
+}
