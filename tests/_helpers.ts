@@ -192,6 +192,7 @@ export interface LedgerRow {
   readonly command: string;
   readonly rtok_command: string;
   readonly session: string | null;
+  readonly host: string | null;
   readonly raw_chars: number;
   readonly emitted_chars: number;
   readonly stage: string;
