@@ -169,6 +169,13 @@ function summaryText(s: GainSummary): string {
         "(tokens saved × the requests that would have re-sent them)",
       ]
       : []),
+    ...(s.hosts.length
+      ? [
+        `hosts    ${
+          s.hosts.map((h) => `${h.host} ${h.runs} runs, ${human(h.savedTokens)} saved`).join("; ")
+        }`,
+      ]
+      : []),
     ...(s.failures ? [`failures ${s.failures} (rtok gain --failures)`] : []),
     "",
   ].join("\n") + "\n";

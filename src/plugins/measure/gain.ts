@@ -51,6 +51,17 @@ export interface GainSummary extends Totals {
   readonly commands: readonly CommandTotals[];
   /** The agent sessions the hook saw. */
   readonly sessions: SessionTotals;
+  /**
+   * Per agent host whose hook saw runs (`claude`, `codex`…), most tokens saved first; runs
+   * no host's hook saw (a terminal, the proxy, MCP) are not in it.
+   */
+  readonly hosts: readonly HostTotals[];
+}
+
+/** Totals for one agent host. */
+export interface HostTotals extends Totals {
+  /** The host: `claude`, `codex`, `gemini`, `opencode`, `copilot`. */
+  readonly host: string;
 }
 
 /** What the hook saw of the agent's sessions, and what a saving is worth across them. */
@@ -165,6 +176,12 @@ export function gainSummary(store: Store, scope: Scope): GainSummary {
     .sort((a, b) =>
       b.savedTokens - a.savedTokens || b.runs - a.runs || a.command.localeCompare(b.command)
     );
+  const hosts = (store.db.prepare(
+    `SELECT host, ${TOTALS_SQL} FROM runs ${w.sql ? `${w.sql} AND` : "WHERE"} host IS NOT NULL
+       GROUP BY host`,
+  ).all(...w.params) as Record<string, unknown>[])
+    .map((r) => ({ host: String(r.host), ...totals(r) }))
+    .sort((a, b) => b.savedTokens - a.savedTokens || a.host.localeCompare(b.host));
   const failures = store.db.prepare("SELECT count(*) AS n FROM failures").get() as { n: number };
   const t = totals(all);
   const calls = store.db.prepare(
@@ -183,6 +200,7 @@ export function gainSummary(store: Store, scope: Scope): GainSummary {
     lossy: Number(all.lossy),
     failures: Number(failures.n),
     commands,
+    hosts,
     sessions: {
       sessions: Number(calls.sessions),
       toolCalls: Number(calls.calls),

@@ -156,3 +156,46 @@ Deno.test({
       strictEqual(s.contextTokenTurns, 900 * 3);
     }),
 });
+
+Deno.test({
+  name: "gainSummary() totals runs per host: a hook's own rows and the CLI runs its calls claim",
+  permissions: perms,
+  fn: () =>
+    withStore((store) => {
+      const t0 = 1_800_000_000_000;
+      store.write((db) =>
+        ingestLedger(
+          db,
+          [
+            // A CLI run a Codex shell call claims, and a row a Gemini hook wrote itself.
+            { kind: "measure.run", ts: t0, data: { ...run({}) } },
+            {
+              kind: "measure.call",
+              ts: t0 + 1_000,
+              data: {
+                session: "c1",
+                tool: "Bash",
+                project: "/work/p",
+                viaRtok: true,
+                host: "codex",
+              },
+            },
+            {
+              kind: "measure.run",
+              ts: t0 + 2_000,
+              data: { ...run({ surface: "hook", session: "g1", host: "gemini", rawChars: 620 }) },
+            },
+            // A run no host saw: not in the table.
+            { kind: "measure.run", ts: t0 + 3_000, data: { ...run({ project: "/work/q" }) } },
+          ],
+          3650,
+          t0 + 10_000,
+        )
+      );
+      const hosts = gainSummary(store, { project: null }).hosts;
+      deepStrictEqual(hosts.map((h) => [h.host, h.runs, h.savedTokens]), [
+        ["codex", 1, 900],
+        ["gemini", 1, 100],
+      ]);
+    }),
+});
