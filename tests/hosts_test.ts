@@ -1,0 +1,54 @@
+import { deepStrictEqual, match, strictEqual } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { HOST_IDS } from "../src/hosts/hosts.ts";
+import { storePath } from "../src/core/store.ts";
+import { drain, rtok, tempDir } from "./_helpers.ts";
+
+function failures(home: string): { family: string; error: string }[] {
+  drain(home);
+  const db = new DatabaseSync(storePath(home), { readOnly: true });
+  try {
+    return db.prepare("SELECT family, error FROM failures").all() as {
+      family: string;
+      error: string;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test("rtok hook <host> answers a payload of an unknown shape with nothing, exit 0, one failures row", async (t) => {
+  for (const host of HOST_IDS) {
+    await t.step(host, async () => {
+      using tmp = tempDir();
+      const home = `${tmp.path}/rtok`;
+      const r = await rtok(home, ["hook", host], {
+        cwd: tmp.path,
+        stdin: JSON.stringify({ surprise: [1, 2, 3] }),
+      });
+      strictEqual(r.code, 0, r.err);
+      strictEqual(r.out, "", "no answer");
+      const rows = failures(home);
+      deepStrictEqual(rows.map((f) => f.family), [`hook ${host}`]);
+      strictEqual(rows[0].error.includes("\n"), false, rows[0].error);
+      match(rows[0].error, new RegExp(`^${host}`), "the message names the host");
+    });
+  }
+});
+
+Deno.test("rtok hook and rtok init --host refuse a host rtok does not know, naming the ones it does", async () => {
+  using tmp = tempDir();
+  const home = `${tmp.path}/rtok`;
+  const hook = await rtok(home, ["hook", "cursor"], { cwd: tmp.path, stdin: "{}" });
+  strictEqual(hook.code, 1);
+  match(
+    hook.err,
+    /^rtok: unknown hook "cursor"; the hooks are: rtok hook claude\|codex\|gemini\|opencode\|copilot\n$/,
+  );
+  const init = await rtok(home, ["init", "--host", "cursor"], { cwd: tmp.path });
+  strictEqual(init.code, 1);
+  match(
+    init.err,
+    /unknown host "cursor" for rtok init --host; the hosts are: claude, codex, gemini/,
+  );
+});
