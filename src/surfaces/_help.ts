@@ -35,6 +35,8 @@ Usage:
                            $RTOK_HOME/filters.toml is always used
   rtok untrust             stop using ./.rtok/filters.toml
   rtok hook claude         the hook Claude Code runs (JSON event on stdin)
+  rtok hook codex|gemini|opencode|copilot
+                           the hook another host runs (rtok init --host installs it)
   rtok serve               the same hook as a resident loopback server (--help)
   rtok --version
 

@@ -40,6 +40,7 @@ import { VERSION } from "./_help.ts";
 import { print, warn } from "./_io.ts";
 
 const _USAGE = `Usage: rtok init [--project] [--mcp] [--dry-run] [--uninstall] [--replace]
+       rtok init --host codex|gemini|opencode|copilot [--dry-run] [--uninstall]
 
 Installs rtok's hook into Claude Code's settings: PreToolUse (Bash), PostToolUse,
 SessionStart, UserPromptSubmit, PreCompact and Stop. Every other setting and hook is kept;
@@ -56,6 +57,9 @@ the file is backed up first (<file>.rtok-backup-<time>).
   --no-serve   command hooks: rtok starts on every hook call. Without it the hooks go
                to rtok's resident server (rtok serve) over loopback HTTP, a SessionStart
                command keeps it running (rtok serve --ensure), and init starts it now
+  --host H     install into another agent host instead (codex, gemini, opencode,
+               copilot): its own hook files, written its own way; what the host cannot
+               do is said in one line each
   --help       this text
 `;
 
