@@ -5,7 +5,7 @@
  * @module
  */
 
-import { run } from "./_helpers.ts";
+import { npmCli, type Recorded, run } from "./_helpers.ts";
 
 /** The Claude Code release the end-to-end tests run. */
 export const CLAUDE_CODE_VERSION = "2.1.332";
@@ -14,38 +14,18 @@ export const CLAUDE_CODE_VERSION = "2.1.332";
  * The `claude` binary, installed from npm into a cache directory on first use (a few
  * seconds; the npm registry must be reachable).
  */
-export async function claudeBinary(): Promise<string> {
-  const cache = `${
-    Deno.env.get("HOME") ?? "/tmp"
-  }/.cache/rtok-tests/claude-code-${CLAUDE_CODE_VERSION}`;
-  const bin = `${cache}/node_modules/.bin/claude`;
-  try {
-    Deno.statSync(bin);
-    return bin;
-  } catch { /* not installed yet */ }
-  Deno.mkdirSync(cache, { recursive: true });
-  const r = await run("npm", [
-    "install",
-    "--prefix",
-    cache,
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-    `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
-  ]);
-  if (r.code !== 0) {
-    throw new Error(`Cannot install Claude Code ${CLAUDE_CODE_VERSION} from npm: ${r.err.trim()}`);
-  }
-  return bin;
+export function claudeBinary(): Promise<string> {
+  return npmCli(
+    "Claude Code",
+    "claude-code",
+    "@anthropic-ai/claude-code",
+    CLAUDE_CODE_VERSION,
+    "claude",
+  );
 }
 
 /** One request the stand-in received. */
-export interface Recorded {
-  /** Path and query. */
-  readonly path: string;
-  /** The parsed JSON body, or `null`. */
-  readonly body: Record<string, unknown> | null;
-}
+export type { Recorded };
 
 /** A `tool_result` block Claude Code sent back. */
 export interface ToolResult {

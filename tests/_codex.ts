@@ -6,50 +6,26 @@
  * @module
  */
 
-import { run } from "./_helpers.ts";
+import { npmCli, npmCliCache, type Recorded, run } from "./_helpers.ts";
 
 /** The Codex CLI release the end-to-end tests run (the one `scripts/probe/codex.md` verified). */
 export const CODEX_VERSION = "0.171.0";
 
 /** The cache directory the pinned release is installed into. */
 export function codexCache(): string {
-  return `${Deno.env.get("HOME") ?? "/tmp"}/.cache/rtok-tests/codex-${CODEX_VERSION}`;
+  return npmCliCache("codex", CODEX_VERSION);
 }
 
 /**
  * The `codex` launcher, installed from npm into {@linkcode codexCache} on first use (a few
  * seconds; the npm registry must be reachable).
  */
-export async function codexBinary(): Promise<string> {
-  const cache = codexCache();
-  const bin = `${cache}/node_modules/.bin/codex`;
-  try {
-    Deno.statSync(bin);
-    return bin;
-  } catch { /* not installed yet */ }
-  Deno.mkdirSync(cache, { recursive: true });
-  const r = await run("npm", [
-    "install",
-    "--prefix",
-    cache,
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-    `@openai/codex@${CODEX_VERSION}`,
-  ]);
-  if (r.code !== 0) {
-    throw new Error(`Cannot install Codex CLI ${CODEX_VERSION} from npm: ${r.err.trim()}`);
-  }
-  return bin;
+export function codexBinary(): Promise<string> {
+  return npmCli("Codex CLI", "codex", "@openai/codex", CODEX_VERSION, "codex");
 }
 
 /** One request the stand-in received. */
-export interface Recorded {
-  /** Path and query. */
-  readonly path: string;
-  /** The parsed JSON body, or `null`. */
-  readonly body: Record<string, unknown> | null;
-}
+export type { Recorded };
 
 /** A `function_call_output` item Codex sent back: the shell result the model sees. */
 export interface ToolOutput {

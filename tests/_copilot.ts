@@ -6,50 +6,26 @@
  * @module
  */
 
-import { run } from "./_helpers.ts";
+import { npmCli, npmCliCache, type Recorded, run } from "./_helpers.ts";
 
 /** The Copilot CLI release the end-to-end tests run (the one `scripts/probe/copilot.md` verified). */
 export const COPILOT_VERSION = "1.0.102";
 
 /** The cache directory the pinned release is installed into. */
 export function copilotCache(): string {
-  return `${Deno.env.get("HOME") ?? "/tmp"}/.cache/rtok-tests/copilot-${COPILOT_VERSION}`;
+  return npmCliCache("copilot", COPILOT_VERSION);
 }
 
 /**
  * The `copilot` launcher, installed from npm into {@linkcode copilotCache} on first use (a few
  * seconds; the npm registry must be reachable).
  */
-export async function copilotBinary(): Promise<string> {
-  const cache = copilotCache();
-  const bin = `${cache}/node_modules/.bin/copilot`;
-  try {
-    Deno.statSync(bin);
-    return bin;
-  } catch { /* not installed yet */ }
-  Deno.mkdirSync(cache, { recursive: true });
-  const r = await run("npm", [
-    "install",
-    "--prefix",
-    cache,
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-    `@github/copilot@${COPILOT_VERSION}`,
-  ]);
-  if (r.code !== 0) {
-    throw new Error(`Cannot install Copilot CLI ${COPILOT_VERSION} from npm: ${r.err.trim()}`);
-  }
-  return bin;
+export function copilotBinary(): Promise<string> {
+  return npmCli("Copilot CLI", "copilot", "@github/copilot", COPILOT_VERSION, "copilot");
 }
 
 /** One request the stand-in received. */
-export interface Recorded {
-  /** Path and query. */
-  readonly path: string;
-  /** The parsed JSON body, or `null`. */
-  readonly body: Record<string, unknown> | null;
-}
+export type { Recorded };
 
 /** A `tool` message Copilot sent back: the shell result the model sees. */
 export interface ToolMessage {

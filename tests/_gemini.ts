@@ -5,7 +5,7 @@
  * @module
  */
 
-import { run } from "./_helpers.ts";
+import { npmCli, run } from "./_helpers.ts";
 
 /** The Gemini CLI release the end-to-end tests run (the one rtok's hooks were verified with). */
 export const GEMINI_CLI_VERSION = "0.61.0";
@@ -14,29 +14,8 @@ export const GEMINI_CLI_VERSION = "0.61.0";
  * The `gemini` launcher, installed from npm into a cache directory on first use (a few
  * seconds; the npm registry must be reachable).
  */
-export async function geminiBinary(): Promise<string> {
-  const cache = `${
-    Deno.env.get("HOME") ?? "/tmp"
-  }/.cache/rtok-tests/gemini-cli-${GEMINI_CLI_VERSION}`;
-  const bin = `${cache}/node_modules/.bin/gemini`;
-  try {
-    Deno.statSync(bin);
-    return bin;
-  } catch { /* not installed yet */ }
-  Deno.mkdirSync(cache, { recursive: true });
-  const r = await run("npm", [
-    "install",
-    "--prefix",
-    cache,
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-    `@google/gemini-cli@${GEMINI_CLI_VERSION}`,
-  ]);
-  if (r.code !== 0) {
-    throw new Error(`Cannot install Gemini CLI ${GEMINI_CLI_VERSION} from npm: ${r.err.trim()}`);
-  }
-  return bin;
+export function geminiBinary(): Promise<string> {
+  return npmCli("Gemini CLI", "gemini-cli", "@google/gemini-cli", GEMINI_CLI_VERSION, "gemini");
 }
 
 /** One request the stand-in received. */

@@ -258,3 +258,48 @@ export async function installRtok(root: string): Promise<string> {
   const deno = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
   return `${root}/bin:${deno}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
 }
+
+/** The cache directory a CLI from npm is installed into: `~/.cache/rtok-tests/<slug>-<version>`. */
+export function npmCliCache(slug: string, version: string): string {
+  return `${Deno.env.get("HOME") ?? "/tmp"}/.cache/rtok-tests/${slug}-${version}`;
+}
+
+/**
+ * A CLI's launcher (`node_modules/.bin/<bin>`), installed from npm (`<pkg>@<version>`) into
+ * {@linkcode npmCliCache} on first use: a few seconds, and the npm registry must be reachable.
+ * `name` is how an error names it.
+ */
+export async function npmCli(
+  name: string,
+  slug: string,
+  pkg: string,
+  version: string,
+  bin: string,
+): Promise<string> {
+  const cache = npmCliCache(slug, version);
+  const path = `${cache}/node_modules/.bin/${bin}`;
+  try {
+    Deno.statSync(path);
+    return path;
+  } catch { /* not installed yet */ }
+  Deno.mkdirSync(cache, { recursive: true });
+  const r = await run("npm", [
+    "install",
+    "--prefix",
+    cache,
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    `${pkg}@${version}`,
+  ]);
+  if (r.code !== 0) throw new Error(`Cannot install ${name} ${version} from npm: ${r.err.trim()}`);
+  return path;
+}
+
+/** One request a loopback stand-in for a model API received. */
+export interface Recorded {
+  /** Path and query. */
+  readonly path: string;
+  /** The parsed JSON body, or `null`. */
+  readonly body: Record<string, unknown> | null;
+}

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { run } from "./_helpers.ts";
+import { npmCli, run } from "./_helpers.ts";
 
 /** The OpenCode release the end-to-end tests run (the one `scripts/probe/opencode.md` verified). */
 export const OPENCODE_VERSION = "1.18.33";
@@ -20,27 +20,8 @@ export const OPENCODE_MODEL = "rtoklab/lab-model";
  * The `opencode` binary, installed from npm into a cache directory on first use (a few
  * seconds; the npm registry must be reachable).
  */
-export async function opencodeBinary(): Promise<string> {
-  const cache = `${Deno.env.get("HOME") ?? "/tmp"}/.cache/rtok-tests/opencode-${OPENCODE_VERSION}`;
-  const bin = `${cache}/node_modules/.bin/opencode`;
-  try {
-    Deno.statSync(bin);
-    return bin;
-  } catch { /* not installed yet */ }
-  Deno.mkdirSync(cache, { recursive: true });
-  const r = await run("npm", [
-    "install",
-    "--prefix",
-    cache,
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-    `opencode-ai@${OPENCODE_VERSION}`,
-  ]);
-  if (r.code !== 0) {
-    throw new Error(`Cannot install OpenCode ${OPENCODE_VERSION} from npm: ${r.err.trim()}`);
-  }
-  return bin;
+export function opencodeBinary(): Promise<string> {
+  return npmCli("OpenCode", "opencode", "opencode-ai", OPENCODE_VERSION, "opencode");
 }
 
 /** One request the stand-in received. */

@@ -17,6 +17,7 @@
 
 import type { PostToolAnswer, PreToolDecision } from "../core/plugin.ts";
 import type { ToolResult } from "../core/tool_result.ts";
+import { isObject } from "./_shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "./host.ts";
 import type { HostInstaller } from "./install.ts";
 import { CODEX_HOOK_MATCHER, codexInstaller } from "./codex_install.ts";
@@ -34,16 +35,12 @@ const _TAIL_BYTES = 512 * 1024;
 // The exit codes of finished calls, for an answer that keeps a failure's exit code in sight.
 const _exits = new WeakMap<object, number>();
 
-function _isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function _string(p: Record<string, unknown>, key: string): string | null {
   return typeof p[key] === "string" && p[key] !== "" ? p[key] as string : null;
 }
 
 function _input(p: Record<string, unknown>): Record<string, unknown> {
-  if (!_isObject(p.tool_input)) {
+  if (!isObject(p.tool_input)) {
     throw new TypeError(`${_HOST}: the event's tool_input is not an object`);
   }
   return p.tool_input;

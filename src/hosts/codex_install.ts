@@ -11,6 +11,7 @@
 
 import { parse as parseToml } from "smol-toml";
 import { backupFile, writeAtomic } from "../core/settings_file.ts";
+import { canonicalJson, installedVersion, isObject, originalBackup } from "./_shared.ts";
 import type {
   FileChange,
   HostCheck,
@@ -43,10 +44,6 @@ export const CODEX_BLOCK_END = "# <<< rtok";
 
 type _Env = Readonly<Record<string, string | undefined>>;
 
-function _isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** Codex's home: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: _Env): string {
   if (env.CODEX_HOME) return env.CODEX_HOME.replace(/\/+$/, "") || "/";
@@ -61,18 +58,18 @@ export function codexHookCommand(rtok: string): string {
 
 /** True for a hook handler rtok installed (`… rtok hook codex`, or Deno running cli.ts). */
 export function isRtokCodexHandler(h: unknown): boolean {
-  if (!_isObject(h) || h.type !== "command" || typeof h.command !== "string") return false;
+  if (!isObject(h) || h.type !== "command" || typeof h.command !== "string") return false;
   return /(?:^|[\s/'"])(?:rtok|cli\.ts)['"]?\s+hook\s+codex\s*$/.test(h.command);
 }
 
 // A group of rtok's own: every handler in it is rtok's (a group shared with the user's is not).
 function _onlyRtok(group: unknown): boolean {
-  return _isObject(group) && Array.isArray(group.hooks) && group.hooks.length > 0 &&
+  return isObject(group) && Array.isArray(group.hooks) && group.hooks.length > 0 &&
     group.hooks.every(isRtokCodexHandler);
 }
 
 function _hasRtok(group: unknown): boolean {
-  return _isObject(group) && Array.isArray(group.hooks) && group.hooks.some(isRtokCodexHandler);
+  return isObject(group) && Array.isArray(group.hooks) && group.hooks.some(isRtokCodexHandler);
 }
 
 /** The matcher group rtok adds under `PostToolUse`. */
@@ -81,16 +78,6 @@ export function codexHookGroup(rtok: string): Record<string, unknown> {
     matcher: CODEX_HOOK_MATCHER,
     hooks: [{ type: "command", command: codexHookCommand(rtok), timeout: CODEX_HOOK_TIMEOUT_SEC }],
   };
-}
-
-// JSON with every object's keys sorted and no spaces (serde_json's compact form).
-function _canon(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(_canon).join(",")}]`;
-  if (_isObject(v)) {
-    const keys = Object.keys(v).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${_canon(v[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(v) ?? "null";
 }
 
 /**
@@ -114,7 +101,10 @@ export async function codexHookHash(
   if (typeof h.statusMessage === "string") normal.statusMessage = h.statusMessage;
   const identity: Record<string, unknown> = { event_name: event, hooks: [normal] };
   if (typeof group.matcher === "string") identity.matcher = group.matcher;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(_canon(identity)));
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(canonicalJson(identity)),
+  );
   return `sha256:${
     [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("")
   }`;
@@ -196,8 +186,8 @@ async function _readHooks(path: string): Promise<_Json> {
     );
   }
   if (
-    !_isObject(value) || (value.hooks !== undefined && !_isObject(value.hooks)) ||
-    (_isObject(value.hooks) && Object.values(value.hooks).some((l) => !Array.isArray(l)))
+    !isObject(value) || (value.hooks !== undefined && !isObject(value.hooks)) ||
+    (isObject(value.hooks) && Object.values(value.hooks).some((l) => !Array.isArray(l)))
   ) {
     throw new SyntaxError(
       `Cannot edit "${path}": line 1: not a Codex hooks file (an object whose "hooks" maps ` +
@@ -241,25 +231,6 @@ function _anyRtok(value: Record<string, unknown> | null): boolean {
   return Object.values((value.hooks ?? {}) as Record<string, unknown[]>).some((l) =>
     l.some(_hasRtok)
   );
-}
-
-// The newest backup of `path` whose content is `want`: the bytes it had before rtok's edit.
-async function _original(path: string, want: Record<string, unknown>): Promise<string | null> {
-  const dir = path.slice(0, path.lastIndexOf("/"));
-  const prefix = `${path.slice(dir.length + 1)}.rtok-backup-`;
-  const names: string[] = [];
-  try {
-    for await (const e of Deno.readDir(dir)) if (e.name.startsWith(prefix)) names.push(e.name);
-  } catch {
-    return null;
-  }
-  for (const name of names.sort().reverse()) {
-    try {
-      const text = await Deno.readTextFile(`${dir}/${name}`);
-      if (_canon(JSON.parse(text)) === _canon(want)) return text;
-    } catch { /* not a backup rtok can read: the next one */ }
-  }
-  return null;
 }
 
 /** Where rtok's block is in a `config.toml` text: its start, its end, and the file's origin. */
@@ -314,13 +285,13 @@ export function appendCodexBlock(text: string | null, key: string, hash: string)
 
 function _state(value: Record<string, unknown>, key: string): Record<string, unknown> | null {
   const hooks = value.hooks;
-  const state = _isObject(hooks) ? hooks.state : undefined;
-  const entry = _isObject(state) ? state[key] : undefined;
-  return _isObject(entry) ? entry : null;
+  const state = isObject(hooks) ? hooks.state : undefined;
+  const entry = isObject(state) ? state[key] : undefined;
+  return isObject(entry) ? entry : null;
 }
 
 function _hooksOff(value: Record<string, unknown>): boolean {
-  return _isObject(value.features) && value.features.hooks === false;
+  return isObject(value.features) && value.features.hooks === false;
 }
 
 async function _write(path: string, before: string | null, after: string | null, notes: string[]) {
@@ -342,7 +313,7 @@ async function _uninstall(opts: InstallOptions, home: string): Promise<InstallRe
   const notes: string[] = [];
   if (hooks.text !== null && hooks.value && _anyRtok(hooks.value)) {
     const rest = _without(hooks.value);
-    const after = await _original(hooksPath, rest) ??
+    const after = await originalBackup(hooksPath, rest) ??
       (Object.keys(rest).length === 0 ? null : _render(rest));
     changes.push({ path: hooksPath, before: hooks.text, after });
     const ours = _postGroups(hooks.value).findIndex(_hasRtok);
@@ -381,7 +352,7 @@ async function _install(opts: InstallOptions): Promise<InstallResult> {
   else list[index] = group;
   const value = hooks.value ?? {};
   const next = { ...value, hooks: { ...(value.hooks ?? {}) as object, [_EVENT]: list } };
-  const hooksAfter = hooks.text !== null && _canon(value) === _canon(next)
+  const hooksAfter = hooks.text !== null && canonicalJson(value) === canonicalJson(next)
     ? hooks.text
     : _render(next);
   if (hooksAfter !== hooks.text) {
@@ -443,21 +414,8 @@ async function _install(opts: InstallOptions): Promise<InstallResult> {
 }
 
 /** The installed Codex CLI's version from `codex --version` on PATH, or `null`. */
-export async function installedCodexVersion(): Promise<string | null> {
-  try {
-    const o = await new Deno.Command("codex", {
-      args: ["--version"],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-      signal: AbortSignal.timeout(15_000),
-    }).output();
-    if (!o.success) return null;
-    return /(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(new TextDecoder().decode(o.stdout))?.[1] ??
-      null;
-  } catch {
-    return null;
-  }
+export function installedCodexVersion(): Promise<string | null> {
+  return installedVersion("codex");
 }
 
 function _check(status: HostCheck["status"], label: string, detail: string): HostCheck {
@@ -476,7 +434,9 @@ function _formatDiff(group: Record<string, unknown>, rtok: string): string | nul
   if (mine.command !== codexHookCommand(rtok)) {
     return `the hook runs "${mine.command}", not "${codexHookCommand(rtok)}"`;
   }
-  if (_canon(group) !== _canon(want)) return "its handler has fields rtok does not write";
+  if (canonicalJson(group) !== canonicalJson(want)) {
+    return "its handler has fields rtok does not write";
+  }
   return null;
 }
 

@@ -15,6 +15,13 @@
 import type { PostToolAnswer, PreToolDecision } from "../core/plugin.ts";
 import type { ToolResult } from "../core/tool_result.ts";
 import { backupFile, writeAtomic } from "../core/settings_file.ts";
+import {
+  canonicalJson,
+  installedVersion,
+  isObject,
+  jsonErrorLine,
+  originalBackup,
+} from "./_shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "./host.ts";
 import type {
   FileChange,
@@ -44,10 +51,6 @@ const _TRAILER = /\n?<shellId: [^<>\n]* completed with exit code (\d+)>\s*$/;
 // The trailer each event's output carried, for an answer that keeps a failure's exit code.
 const _trailers = new WeakMap<object, string>();
 
-function _isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 // `toolArgs` is an object; a JSON string holding one is read too.
 function _args(p: Record<string, unknown>): Record<string, unknown> {
   let args = p.toolArgs;
@@ -59,7 +62,7 @@ function _args(p: Record<string, unknown>): Record<string, unknown> {
     }
   }
   if (args === undefined || args === null) return {};
-  if (!_isObject(args)) throw new TypeError(`${_HOST}: the event's toolArgs is not an object`);
+  if (!isObject(args)) throw new TypeError(`${_HOST}: the event's toolArgs is not an object`);
   return args;
 }
 
@@ -111,7 +114,7 @@ export function readCopilotEvent(input: Uint8Array, cwd: string): HostEvent {
     return { event: "Other", name: `postToolUseFailure:${tool}`, session, cwd: where };
   }
   if ("toolResult" in p) {
-    if (!_isObject(p.toolResult)) {
+    if (!isObject(p.toolResult)) {
       throw new TypeError(`${_HOST}: the event's toolResult is not an object`);
     }
     if (tool !== COPILOT_SHELL_TOOL) {
@@ -190,75 +193,16 @@ export function copilotHookCommand(rtok: string): string {
 
 /** True for a hook entry rtok installed (`… rtok hook copilot`, or Deno running cli.ts). */
 export function isRtokCopilotEntry(entry: unknown): boolean {
-  if (!_isObject(entry) || entry.type !== "command" || typeof entry.bash !== "string") {
+  if (!isObject(entry) || entry.type !== "command" || typeof entry.bash !== "string") {
     return false;
   }
   return /(?:^|[\s/'"])(?:rtok|cli\.ts)['"]?\s+hook\s+copilot\s*$/.test(entry.bash);
 }
 
 /** Where a JSON text fails to parse, as a one-line reason naming the line. */
-export function jsonErrorLine(text: string, error: Error): string {
-  const at = _jsonErrorOffset(text);
-  const line = text.slice(0, at).split("\n").length;
+export function jsonErrorReason(text: string, error: Error): string {
   const reason = error.message.replace(/\s+/g, " ").replace(/, \.\.\.".*$/, "").slice(0, 80);
-  return `line ${line}: ${reason}`;
-}
-
-// The offset of the first char a strict JSON reader stops at (the text's length if none).
-function _jsonErrorOffset(text: string): number {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && " \t\n\r".includes(text[i])) i++;
-  };
-  const fail = (): never => {
-    throw i;
-  };
-  const expect = (c: string) => (text[i] === c ? i++ : fail());
-  const str = () => {
-    expect('"');
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === "\n") fail();
-      i += text[i] === "\\" ? 2 : 1;
-    }
-    expect('"');
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === "{" || c === "[") {
-      const close = c === "{" ? "}" : "]";
-      i++;
-      ws();
-      if (text[i] === close) {
-        i++;
-        return;
-      }
-      for (;;) {
-        if (c === "{") {
-          ws();
-          str();
-          ws();
-          expect(":");
-        }
-        value();
-        ws();
-        if (text[i] === ",") i++;
-        else return void expect(close);
-      }
-    }
-    if (c === '"') return str();
-    const m = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i));
-    if (!m) fail();
-    i += m![0].length;
-  };
-  try {
-    value();
-    ws();
-    if (i < text.length) fail();
-    return text.length;
-  } catch (at) {
-    return typeof at === "number" ? Math.min(at, text.length) : 0;
-  }
+  return `line ${jsonErrorLine(text) ?? 1}: ${reason}`;
 }
 
 interface _Read {
@@ -279,11 +223,11 @@ async function _readConfig(path: string): Promise<_Read> {
     value = JSON.parse(text);
   } catch (e) {
     throw new SyntaxError(
-      `Cannot edit "${path}": not valid JSON at ${jsonErrorLine(text, e as Error)}; ` +
+      `Cannot edit "${path}": not valid JSON at ${jsonErrorReason(text, e as Error)}; ` +
         "fix it or move it aside, then run rtok init --host copilot again",
     );
   }
-  if (!_isObject(value) || (value.hooks !== undefined && !_isObject(value.hooks))) {
+  if (!isObject(value) || (value.hooks !== undefined && !isObject(value.hooks))) {
     throw new SyntaxError(
       `Cannot edit "${path}": line 1: not a Copilot hooks file (an object with a "hooks" ` +
         "object); fix it or move it aside, then run rtok init --host copilot again",
@@ -339,35 +283,6 @@ function _onlyRtok(config: Record<string, unknown>): boolean {
   return Object.keys(rest).every((k) => k === "version");
 }
 
-// JSON with every object's keys sorted, to compare contents.
-function _canon(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(_canon).join(",")}]`;
-  if (_isObject(v)) {
-    const keys = Object.keys(v).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${_canon(v[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(v) ?? "null";
-}
-
-// The newest backup of `path` whose content is `want`: the bytes it had before rtok's edit.
-async function _original(path: string, want: Record<string, unknown>): Promise<string | null> {
-  const dir = path.slice(0, path.lastIndexOf("/"));
-  const prefix = `${path.slice(dir.length + 1)}.rtok-backup-`;
-  const names: string[] = [];
-  try {
-    for await (const e of Deno.readDir(dir)) if (e.name.startsWith(prefix)) names.push(e.name);
-  } catch {
-    return null;
-  }
-  for (const name of names.sort().reverse()) {
-    try {
-      const text = await Deno.readTextFile(`${dir}/${name}`);
-      if (_canon(JSON.parse(text)) === _canon(want)) return text;
-    } catch { /* not a backup rtok can read: the next one */ }
-  }
-  return null;
-}
-
 async function _isEmptyDir(path: string): Promise<boolean> {
   try {
     for await (const _ of Deno.readDir(path)) return false;
@@ -384,22 +299,8 @@ export interface CopilotInstallerDeps {
 }
 
 /** The installed Copilot CLI's version from `copilot --version` on PATH, or `null`. */
-export async function installedCopilotVersion(): Promise<string | null> {
-  try {
-    const o = await new Deno.Command("copilot", {
-      args: ["--version"],
-      env: { COPILOT_AUTO_UPDATE: "false", COPILOT_OFFLINE: "true" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-      signal: AbortSignal.timeout(15_000),
-    }).output();
-    if (!o.success) return null;
-    return /(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)/.exec(new TextDecoder().decode(o.stdout))?.[1] ??
-      null;
-  } catch {
-    return null;
-  }
+export function installedCopilotVersion(): Promise<string | null> {
+  return installedVersion("copilot", { COPILOT_AUTO_UPDATE: "false", COPILOT_OFFLINE: "true" });
 }
 
 async function _install(opts: InstallOptions): Promise<InstallResult> {
@@ -418,7 +319,7 @@ async function _install(opts: InstallOptions): Promise<InstallResult> {
       return { changes, notes: [`no rtok hooks in ${path}: nothing to remove`] };
     }
     // A file rtok added to goes back to the bytes it had, when only rtok's entries changed.
-    const after = await _original(path, _without(config)) ??
+    const after = await originalBackup(path, _without(config)) ??
       (_onlyRtok(config) ? null : _render(_without(config)));
     changes.push({ path, before: text, after });
     if (!opts.dryRun) {
@@ -447,7 +348,7 @@ async function _install(opts: InstallOptions): Promise<InstallResult> {
     hooks.postToolUse = [...post, wanted];
     after = _render({ ...rest, hooks });
   }
-  if (text !== null && _canon(JSON.parse(text)) === _canon(JSON.parse(after))) {
+  if (text !== null && canonicalJson(JSON.parse(text)) === canonicalJson(JSON.parse(after))) {
     notes.push(`rtok's hook is already installed in ${path}`);
   } else {
     changes.push({ path, before: text, after });

@@ -13,7 +13,7 @@ import {
   copilotPostToolAnswer,
   copilotPreToolAnswer,
   isRtokCopilotEntry,
-  jsonErrorLine,
+  jsonErrorReason,
   readCopilotEvent,
 } from "./copilot.ts";
 
@@ -187,7 +187,7 @@ Deno.test("copilotHome is COPILOT_HOME, else ~/.copilot", () => {
   throws(() => copilotHome({}), TypeError);
 });
 
-Deno.test("jsonErrorLine names the line a JSON text breaks on", () => {
+Deno.test("jsonErrorReason() names the line a JSON text breaks on, and why", () => {
   const text = '{\n  "a": 1,\n  "b": tru\n}\n';
   let error: Error | null = null;
   try {
@@ -195,7 +195,7 @@ Deno.test("jsonErrorLine names the line a JSON text breaks on", () => {
   } catch (e) {
     error = e as Error;
   }
-  ok(/^line 3: /.test(jsonErrorLine(text, error!)), jsonErrorLine(text, error!));
+  ok(/^line 3: /.test(jsonErrorReason(text, error!)), jsonErrorReason(text, error!));
 });
 
 // ---------------------------------------------------------------------------------------

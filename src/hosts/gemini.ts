@@ -15,6 +15,7 @@
 import type { PostToolAnswer, PreToolDecision } from "../core/plugin.ts";
 import { backupFile, writeAtomic } from "../core/settings_file.ts";
 import { joinPath, parentDir } from "../core/paths.ts";
+import { isObject, jsonErrorLine } from "./_shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "./host.ts";
 import type {
   FileChange,
@@ -41,10 +42,6 @@ export const GEMINI_HOOK_EVENTS: readonly string[] = ["BeforeTool", "AfterTool"]
 
 const _HOST = "gemini";
 
-function _object(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function _optionalString(p: Record<string, unknown>, key: string): string | null {
   const v = p[key];
   if (v === undefined || v === null) return null;
@@ -68,7 +65,7 @@ function _readEvent(input: Uint8Array, cwd: string): HostEvent {
     throw new TypeError(`${_HOST}: the ${name} event has no "tool_name"`);
   }
   const toolInput = p.tool_input;
-  if (!_object(toolInput)) {
+  if (!isObject(toolInput)) {
     throw new TypeError(`${_HOST}: the ${name} event's "tool_input" is not an object`);
   }
   if (name === "BeforeTool") {
@@ -79,7 +76,7 @@ function _readEvent(input: Uint8Array, cwd: string): HostEvent {
     }
     return { event: "PreToolUse", command, input: toolInput, session, cwd: at };
   }
-  if (p.tool_response !== undefined && !_object(p.tool_response)) {
+  if (p.tool_response !== undefined && !isObject(p.tool_response)) {
     throw new TypeError(`${_HOST}: the AfterTool event's "tool_response" is not an object`);
   }
   // Gemini CLI takes no replacement for a result (see the module doc): the result is left
@@ -139,50 +136,10 @@ export function geminiHookGroup(rtok: string): Record<string, unknown> {
 
 /** True for a hook (one entry of a group's `hooks`) that rtok installed. */
 export function isRtokGeminiHook(h: unknown): boolean {
-  if (!_object(h)) return false;
+  if (!isObject(h)) return false;
   if (h.name === GEMINI_HOOK_NAME) return true;
   return typeof h.command === "string" &&
     /(^|[\s/'])(rtok|cli\.ts)'?\s+hook\s+gemini\s*$/.test(h.command);
-}
-
-/** The 1-based line of the first byte at which `text` stops being JSON, or `null` if it is. */
-export function jsonErrorLine(text: string): number | null {
-  // A prefix either still reads as the start of a JSON value (it fails only for ending early)
-  // or not; the first that does not holds the error.
-  const starts = (n: number): boolean => {
-    try {
-      JSON.parse(text.slice(0, n));
-      return true;
-    } catch (e) {
-      const m = (e as Error).message;
-      const at = /at position (\d+)/.exec(m);
-      return /end of JSON input/i.test(m) || (at !== null && Number(at[1]) >= n);
-    }
-  };
-  if (_parses(text)) return null;
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    const v8 = /\(line (\d+) column \d+\)/.exec((e as Error).message);
-    if (v8) return Number(v8[1]);
-  }
-  let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (starts(mid + 1)) lo = mid + 1;
-    else hi = mid;
-  }
-  return text.slice(0, lo).split("\n").length;
-}
-
-function _parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // Whether `text` parses once `//` and `/* */` comments (outside strings) are removed.
@@ -237,14 +194,14 @@ async function _readSettings(
       .replace(/ (in|after) JSON at position.*$/, "");
     throw new SyntaxError(`${path}:${line} is not valid JSON (${why}); left untouched`);
   }
-  if (!_object(parsed)) throw new SyntaxError(`${path} is not a JSON object; left untouched`);
+  if (!isObject(parsed)) throw new SyntaxError(`${path} is not a JSON object; left untouched`);
   return { settings: parsed, text };
 }
 
 // `settings` without rtok's hooks (groups left empty removed, an emptied `hooks` too).
 function _withoutRtok(settings: Record<string, unknown>): Record<string, unknown> {
   const hooks = settings.hooks;
-  if (!_object(hooks)) return settings;
+  if (!isObject(hooks)) return settings;
   const nextHooks: Record<string, unknown> = {};
   let changed = false;
   for (const [event, groups] of Object.entries(hooks)) {
@@ -254,7 +211,7 @@ function _withoutRtok(settings: Record<string, unknown>): Record<string, unknown
     }
     const kept: unknown[] = [];
     for (const g of groups) {
-      if (!_object(g) || !Array.isArray(g.hooks) || !g.hooks.some(isRtokGeminiHook)) {
+      if (!isObject(g) || !Array.isArray(g.hooks) || !g.hooks.some(isRtokGeminiHook)) {
         kept.push(g);
         continue;
       }
@@ -274,7 +231,7 @@ function _withoutRtok(settings: Record<string, unknown>): Record<string, unknown
 // `settings` with rtok's hooks for `rtok` (any earlier ones of rtok's replaced).
 function _withRtok(settings: Record<string, unknown>, rtok: string): Record<string, unknown> {
   const base = _withoutRtok(settings);
-  if (base.hooks !== undefined && !_object(base.hooks)) {
+  if (base.hooks !== undefined && !isObject(base.hooks)) {
     throw new TypeError(`its "hooks" is not an object`);
   }
   const hooks: Record<string, unknown> = { ...(base.hooks as Record<string, unknown> ?? {}) };
@@ -328,10 +285,10 @@ function _installNotes(path: string, settings: Record<string, unknown>): string[
     "and runs hooks only in trusted folders; restart running sessions for this to apply",
   ];
   const cfg = settings.hooksConfig;
-  if (_object(cfg) && cfg.enabled === false) {
+  if (isObject(cfg) && cfg.enabled === false) {
     notes.push(`hooks are off in ${path} (hooksConfig.enabled: false): rtok left that as it is`);
   }
-  if (_object(cfg) && Array.isArray(cfg.disabled) && cfg.disabled.includes(GEMINI_HOOK_NAME)) {
+  if (isObject(cfg) && Array.isArray(cfg.disabled) && cfg.disabled.includes(GEMINI_HOOK_NAME)) {
     notes.push(`${path} disables hooks named "${GEMINI_HOOK_NAME}" (hooksConfig.disabled)`);
   }
   return notes;
@@ -426,9 +383,9 @@ async function _doctor(opts: Pick<InstallOptions, "rtok" | "env" | "cwd">): Prom
     checks.push({ status: "FAIL", label: "gemini hooks", detail: (e as Error).message });
   }
   const groups = (event: string) => {
-    const h = _object(settings?.hooks) ? (settings!.hooks as Record<string, unknown>)[event] : [];
+    const h = isObject(settings?.hooks) ? (settings!.hooks as Record<string, unknown>)[event] : [];
     return (Array.isArray(h) ? h : []).filter((g) =>
-      _object(g) && Array.isArray(g.hooks) && g.hooks.some(isRtokGeminiHook)
+      isObject(g) && Array.isArray(g.hooks) && g.hooks.some(isRtokGeminiHook)
     ) as Record<string, unknown>[];
   };
   const ours = GEMINI_HOOK_EVENTS.map((e) => ({ event: e, groups: groups(e) }));
@@ -453,7 +410,7 @@ async function _doctor(opts: Pick<InstallOptions, "rtok" | "env" | "cwd">): Prom
           detail: `${wrong.map((o) => o.event).join(", ")} in ${path} differ from what ` +
             "rtok init --host gemini writes: run it again",
         });
-      } else if (_object(cfg) && cfg.enabled === false) {
+      } else if (isObject(cfg) && cfg.enabled === false) {
         checks.push({
           status: "FAIL",
           label: "gemini hooks",

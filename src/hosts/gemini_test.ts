@@ -6,7 +6,6 @@ import {
   geminiShellRules,
   INSTALLER,
   isRtokGeminiHook,
-  jsonErrorLine,
 } from "./gemini.ts";
 import type { HostEvent } from "./host.ts";
 
@@ -151,12 +150,6 @@ Deno.test("isRtokGeminiHook knows rtok's entries by name or by command", () => {
   ok(isRtokGeminiHook({ type: "command", command: "deno run -A /r/cli.ts hook gemini" }));
   ok(!isRtokGeminiHook({ type: "command", command: "rtok hook claude" }));
   ok(!isRtokGeminiHook({ type: "command", command: "echo hi" }));
-});
-
-Deno.test("jsonErrorLine names the line where a file stops being JSON", () => {
-  strictEqual(jsonErrorLine('{"a": 1}'), null);
-  strictEqual(jsonErrorLine('{\n "a": 1,\n "b": \n}\n'), 4);
-  strictEqual(jsonErrorLine('{\n "a": 1\n "b": 2\n}'), 3);
 });
 
 function _home(): { env: Record<string, string>; path: string; dir: string } & Disposable {

@@ -13,6 +13,7 @@
 import type { PostToolAnswer } from "../core/plugin.ts";
 import type { ToolResult } from "../core/tool_result.ts";
 import { joinPath } from "../core/paths.ts";
+import { isObject } from "./_shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "./host.ts";
 import type {
   FileChange,
@@ -36,10 +37,6 @@ export const BEFORE_EVENT = "tool.execute.before";
 export const SHELL_TOOL = "bash";
 
 const _HOST = "opencode";
-
-function _object(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function _resolve(dir: string, path: string): string {
   return path.startsWith("/") ? path : joinPath(dir, path);
@@ -70,11 +67,11 @@ export function readOpenCodeEvent(input: Uint8Array, cwd: string): HostEvent {
   if (event === BEFORE_EVENT) return { event: "Other", name: event, session, cwd: dir, ...callId };
   if (event !== AFTER_EVENT) throw new TypeError(`${_HOST}: unknown event "${event}"`);
   if (typeof p.tool !== "string") throw new TypeError(`${_HOST}: ${event} has no tool name`);
-  if (!_object(p.args)) throw new TypeError(`${_HOST}: ${event} of ${p.tool} has no args object`);
+  if (!isObject(p.args)) throw new TypeError(`${_HOST}: ${event} of ${p.tool} has no args object`);
   if (typeof p.output !== "string") {
     throw new TypeError(`${_HOST}: ${event} of ${p.tool} has no string output`);
   }
-  if (!_object(p.metadata) || !("exit" in p.metadata)) {
+  if (!isObject(p.metadata) || !("exit" in p.metadata)) {
     throw new TypeError(`${_HOST}: ${event} of ${p.tool} has no metadata.exit`);
   }
   const args = p.args;
