@@ -5,6 +5,7 @@
  * @module
  */
 
+import { ok, strictEqual } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
 import { defaultConfig } from "../src/core/config.ts";
@@ -302,4 +303,77 @@ export interface Recorded {
   readonly path: string;
   /** The parsed JSON body, or `null`. */
   readonly body: Record<string, unknown> | null;
+}
+
+/** One row of the failures table. */
+export interface FailureRow {
+  readonly family: string;
+  readonly error: string;
+}
+
+/** The failures rows of `home`'s store, oldest first (the spool drained into it first). */
+export function failureRows(home: string): FailureRow[] {
+  drain(home);
+  const db = new DatabaseSync(`${home}/rtok.db`, { readOnly: true });
+  try {
+    return db.prepare("SELECT family, error FROM failures ORDER BY id")
+      .all() as unknown as FailureRow[];
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Asserts that `text`, what a host handed the model for the lab's `git log`, is rtok's output:
+ * smaller than `raw`, every `feat:`/`fix:` subject kept, the pointer line last, its archive id
+ * giving back `raw` through the installed `rtok expand`, and one ledger row of `host` for it.
+ * Returns the measured sizes, `"<raw> → <text> chars"`.
+ */
+export async function assertFilteredGitLog(
+  text: string,
+  raw: string,
+  w: {
+    readonly host: string;
+    readonly rtokHome: string;
+    readonly env: Record<string, string>;
+    readonly cwd: string;
+  },
+): Promise<string> {
+  ok(text.length < raw.length, `${text.length} < ${raw.length}`);
+  const id = pointerId(text);
+  ok(id, text.slice(-120));
+  ok(/\n\[rtok: cut .*; raw: rtok expand [0-9a-f]+\]\n?$/.test(text), text.slice(-120));
+  for (const subject of raw.split("\n").filter((l) => /^ {4}(feat|fix): /.test(l))) {
+    ok(text.includes(subject.trim()), `the subject "${subject.trim()}" is kept`);
+  }
+  const expanded = await run("rtok", ["expand", id], { env: w.env, cwd: w.cwd });
+  strictEqual(expanded.code, 0, expanded.err);
+  strictEqual(expanded.out.trimEnd(), raw, "the raw output git printed, kept whole");
+  const rows = ledger(w.rtokHome).filter((row) => row.host === w.host);
+  strictEqual(rows.length, 1, JSON.stringify(rows));
+  strictEqual(rows[0].family, "git log");
+  strictEqual(rows[0].archive_id, id);
+  return `${raw.length} → ${text.length} chars`;
+}
+
+/**
+ * Every file under `dir` (path relative to it → its bytes as text) and every folder (→ `null`,
+ * its path ending in `/`): what "restored byte for byte" compares. An absent `dir` is `{}`.
+ */
+export function snapshotDir(dir: string, prefix = ""): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return out;
+  }
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const rel = `${prefix}${e.name}`;
+    if (e.isDirectory) {
+      out[`${rel}/`] = null;
+      Object.assign(out, snapshotDir(`${dir}/${e.name}`, `${rel}/`));
+    } else out[rel] = Deno.readTextFileSync(`${dir}/${e.name}`);
+  }
+  return out;
 }

@@ -1,13 +1,12 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
 import { codexBinary, codexUserConfig, runCodex, startCodexStandIn } from "./_codex.ts";
 import {
+  assertFilteredGitLog,
   buildLab,
   denoDir,
-  drain,
+  failureRows,
   installRtok,
   ledger,
-  pointerId,
   run,
   sh,
   stopServer,
@@ -24,19 +23,6 @@ function _snapshot(home: string): Record<string, string | null> {
     }
   };
   return { "config.toml": read("config.toml"), "hooks.json": read("hooks.json") };
-}
-
-function _failures(rtokHome: string): { family: string; error: string }[] {
-  drain(rtokHome);
-  const db = new DatabaseSync(`${rtokHome}/rtok.db`, { readOnly: true });
-  try {
-    return db.prepare("SELECT family, error FROM failures ORDER BY id").all() as {
-      family: string;
-      error: string;
-    }[];
-  } finally {
-    db.close();
-  }
 }
 
 // Codex's own header before a command's output (exec_command's result format).
@@ -136,26 +122,12 @@ Deno.test({
     let measured = "";
     await t.step("with the hook, the shell result is rtok's filtered output", async () => {
       const text = await ask();
-      ok(text.length < raw.length, `${text.length} < ${raw.length}`);
-      const id = pointerId(text);
-      ok(id, text.slice(-120));
-      ok(/\n\[rtok: cut .*; raw: rtok expand [0-9a-f]+\]\n?$/.test(text), text.slice(-120));
-      for (const subject of raw.split("\n").filter((l) => /^ {4}(feat|fix): /.test(l))) {
-        ok(text.includes(subject.trim()), `the subject "${subject.trim()}" is kept`);
-      }
-      const expanded = await run("rtok", ["expand", id], { env, cwd: lab });
-      strictEqual(expanded.code, 0, expanded.err);
-      strictEqual(expanded.out.trimEnd(), raw, "the raw output git printed, kept whole");
-      const rows = ledger(rtokHome).filter((row) => row.host === "codex");
-      strictEqual(rows.length, 1, JSON.stringify(rows));
-      strictEqual(rows[0].family, "git log");
-      strictEqual(rows[0].archive_id, id);
-      measured = `${raw.length} → ${text.length} chars`;
+      measured = await assertFilteredGitLog(text, raw, { host: "codex", rtokHome, env, cwd: lab });
       console.log(`codex git log: ${measured}`);
     });
 
     await t.step("rtok hook codex meets a payload it does not know with exit 0", async () => {
-      const before = _failures(rtokHome).length;
+      const before = failureRows(rtokHome).length;
       const r = await run("rtok", ["hook", "codex"], {
         env,
         cwd: lab,
@@ -163,7 +135,7 @@ Deno.test({
       });
       strictEqual(r.code, 0, r.err);
       strictEqual(r.out, "");
-      const rows = _failures(rtokHome).slice(before);
+      const rows = failureRows(rtokHome).slice(before);
       strictEqual(rows.length, 1, JSON.stringify(rows));
       strictEqual(rows[0].family, "hook codex");
       ok(rows[0].error.includes("hook_event_name"), rows[0].error);

@@ -1,13 +1,12 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
 import { copilotBinary, runCopilot, startCopilotStandIn } from "./_copilot.ts";
 import {
+  assertFilteredGitLog,
   buildLab,
   denoDir,
-  drain,
+  failureRows,
   installRtok,
   ledger,
-  pointerId,
   run,
   sh,
   stopServer,
@@ -29,19 +28,6 @@ function _snapshot(home: string): Record<string, string> {
   out["settings.json"] = Deno.readTextFileSync(`${home}/settings.json`);
   walk(`${home}/hooks`, "hooks/");
   return out;
-}
-
-function _failures(rtokHome: string): { family: string; error: string }[] {
-  drain(rtokHome);
-  const db = new DatabaseSync(`${rtokHome}/rtok.db`, { readOnly: true });
-  try {
-    return db.prepare("SELECT family, error FROM failures ORDER BY id").all() as {
-      family: string;
-      error: string;
-    }[];
-  } finally {
-    db.close();
-  }
 }
 
 const _TRAILER = /\n<shellId: \S+ completed with exit code 0>$/;
@@ -123,26 +109,17 @@ Deno.test({
     let measured = "";
     await t.step("with the hook, the bash result is rtok's filtered output", async () => {
       const text = await ask();
-      ok(text.length < raw.length, `${text.length} < ${raw.length}`);
-      const id = pointerId(text);
-      ok(id, text.slice(-120));
-      ok(/\n\[rtok: cut .*; raw: rtok expand [0-9a-f]+\]\n?$/.test(text), text.slice(-120));
-      for (const subject of raw.split("\n").filter((l) => /^ {4}(feat|fix): /.test(l))) {
-        ok(text.includes(subject.trim()), `the subject "${subject.trim()}" is kept`);
-      }
-      const expanded = await run("rtok", ["expand", id], { env, cwd: lab });
-      strictEqual(expanded.code, 0, expanded.err);
-      strictEqual(expanded.out.trimEnd(), raw, "the raw output git printed, kept whole");
-      const rows = ledger(rtokHome).filter((row) => row.host === "copilot");
-      strictEqual(rows.length, 1, JSON.stringify(rows));
-      strictEqual(rows[0].family, "git log");
-      strictEqual(rows[0].archive_id, id);
-      measured = `${raw.length} → ${text.length} chars`;
+      measured = await assertFilteredGitLog(text, raw, {
+        host: "copilot",
+        rtokHome,
+        env,
+        cwd: lab,
+      });
       console.log(`copilot git log: ${measured}`);
     });
 
     await t.step("rtok hook copilot meets a payload it does not know with exit 0", async () => {
-      const before = _failures(rtokHome).length;
+      const before = failureRows(rtokHome).length;
       const r = await run("rtok", ["hook", "copilot"], {
         env,
         cwd: lab,
@@ -150,7 +127,7 @@ Deno.test({
       });
       strictEqual(r.code, 0, r.err);
       strictEqual(r.out, "");
-      const rows = _failures(rtokHome).slice(before);
+      const rows = failureRows(rtokHome).slice(before);
       strictEqual(rows.length, 1, JSON.stringify(rows));
       strictEqual(rows[0].family, "hook copilot");
       ok(rows[0].error.includes("toolName"), rows[0].error);

@@ -6,26 +6,17 @@ import {
   runOpenCode,
   startOpenCodeStandIn,
 } from "./_opencode.ts";
-import { buildLab, denoDir, installRtok, ledger, pointerId, run, sh, tempDir } from "./_helpers.ts";
-
-// Every file under `dir` (relative path → bytes as text), and every folder (→ null).
-function snapshot(dir: string, prefix = ""): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    const rel = `${prefix}${e.name}`;
-    if (e.isDirectory) {
-      out[`${rel}/`] = null;
-      Object.assign(out, snapshot(`${dir}/${e.name}`, `${rel}/`));
-    } else out[rel] = Deno.readTextFileSync(`${dir}/${e.name}`);
-  }
-  return out;
-}
+import {
+  buildLab,
+  denoDir,
+  installRtok,
+  ledger,
+  pointerId,
+  run,
+  sh,
+  snapshotDir,
+  tempDir,
+} from "./_helpers.ts";
 
 Deno.test({
   name: "OpenCode's bash output is rtok's after rtok init --host opencode, raw before and after " +
@@ -79,7 +70,7 @@ Deno.test({
         strictEqual(text.trimEnd(), raw.trimEnd());
         strictEqual(ledger(rtokHome).length, 0);
         // OpenCode's own files (its .gitignore) are made by now: the folder as the user has it.
-        before = snapshot(configDir);
+        before = snapshotDir(configDir);
         strictEqual(before["opencode.json"], userConfig);
       },
     );
@@ -88,7 +79,7 @@ Deno.test({
       const r = await run("rtok", ["init", "--host", "opencode", "--dry-run"], { env, cwd: lab });
       strictEqual(r.code, 0, r.err);
       ok(r.out.includes(`would create ${configDir}/plugins/rtok.js`), r.out);
-      deepStrictEqual(snapshot(configDir), before);
+      deepStrictEqual(snapshotDir(configDir), before);
     });
 
     let pluginText = "";
@@ -131,7 +122,7 @@ Deno.test({
         });
         strictEqual(r.code, 0, r.err);
         ok(r.out.includes(`removed ${configDir}/plugins/rtok.js`), r.out);
-        deepStrictEqual(snapshot(configDir), before);
+        deepStrictEqual(snapshotDir(configDir), before);
         const text = await ask();
         strictEqual(text.trimEnd(), raw.trimEnd(), "the output is git's again");
       },

@@ -1,21 +1,6 @@
 import { deepStrictEqual, match, strictEqual } from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
 import { HOST_IDS } from "../src/hosts/hosts.ts";
-import { storePath } from "../src/core/store.ts";
-import { drain, rtok, tempDir } from "./_helpers.ts";
-
-function failures(home: string): { family: string; error: string }[] {
-  drain(home);
-  const db = new DatabaseSync(storePath(home), { readOnly: true });
-  try {
-    return db.prepare("SELECT family, error FROM failures").all() as {
-      family: string;
-      error: string;
-    }[];
-  } finally {
-    db.close();
-  }
-}
+import { failureRows, rtok, tempDir } from "./_helpers.ts";
 
 Deno.test("rtok hook <host> answers a payload of an unknown shape with nothing, exit 0, one failures row", async (t) => {
   for (const host of HOST_IDS) {
@@ -28,7 +13,7 @@ Deno.test("rtok hook <host> answers a payload of an unknown shape with nothing, 
       });
       strictEqual(r.code, 0, r.err);
       strictEqual(r.out, "", "no answer");
-      const rows = failures(home);
+      const rows = failureRows(home);
       deepStrictEqual(rows.map((f) => f.family), [`hook ${host}`]);
       strictEqual(rows[0].error.includes("\n"), false, rows[0].error);
       match(rows[0].error, new RegExp(`^${host}`), "the message names the host");

@@ -1,5 +1,4 @@
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
 import {
   ADAPTER,
   INSTALLER,
@@ -12,8 +11,15 @@ import {
 import { PLUGIN_MARK, pluginSource, readPluginFile } from "./opencode_plugin.ts";
 import type { HostEvent } from "./host.ts";
 import type { InstallOptions } from "./install.ts";
-import { buildLab, drain, pointerId, rtok, sh, tempDir } from "../../tests/_helpers.ts";
-import { storePath } from "../core/store.ts";
+import {
+  buildLab,
+  failureRows,
+  pointerId,
+  rtok,
+  sh,
+  snapshotDir,
+  tempDir,
+} from "../../tests/_helpers.ts";
 
 const enc = (v: unknown) => new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
 
@@ -163,25 +169,6 @@ function opts(env: Record<string, string>, more: Partial<InstallOptions> = {}): 
   return { rtok: "rtok", env, cwd: "/", uninstall: false, dryRun: false, ...more };
 }
 
-// Every file and folder under `dir`, with each file's bytes as text.
-function tree(dir: string, prefix = ""): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    const rel = `${prefix}${e.name}`;
-    if (e.isDirectory) {
-      out[`${rel}/`] = null;
-      Object.assign(out, tree(`${dir}/${e.name}`, `${rel}/`));
-    } else out[rel] = Deno.readTextFileSync(`${dir}/${e.name}`);
-  }
-  return out;
-}
-
 Deno.test("INSTALLER.install writes one plugin file; --uninstall restores the folder byte for byte", async () => {
   using tmp = tempDir();
   const env = { HOME: `${tmp.path}/home`, XDG_CONFIG_HOME: `${tmp.path}/xdg` };
@@ -190,12 +177,12 @@ Deno.test("INSTALLER.install writes one plugin file; --uninstall restores the fo
   const config = '{\n  // mine\n  "theme": "tokyonight",\n  "plugin": ["x"],\n}\n';
   Deno.writeTextFileSync(`${dir}/opencode.jsonc`, config);
   Deno.writeTextFileSync(`${dir}/AGENTS.md`, "be brief\n");
-  const before = tree(tmp.path);
+  const before = snapshotDir(tmp.path);
 
   const dry = await INSTALLER.install(opts(env, { dryRun: true }));
   strictEqual(dry.changes.length, 1);
   strictEqual(dry.changes[0].path, `${dir}/plugins/rtok.js`);
-  deepStrictEqual(tree(tmp.path), before, "a dry run writes nothing");
+  deepStrictEqual(snapshotDir(tmp.path), before, "a dry run writes nothing");
 
   const r = await INSTALLER.install(opts(env));
   strictEqual(r.changes[0].before, null);
@@ -214,7 +201,7 @@ Deno.test("INSTALLER.install writes one plugin file; --uninstall restores the fo
 
   const off = await INSTALLER.install(opts(env, { uninstall: true }));
   strictEqual(off.changes.length, 1);
-  deepStrictEqual(tree(tmp.path), before);
+  deepStrictEqual(snapshotDir(tmp.path), before);
   const none = await INSTALLER.install(opts(env, { uninstall: true }));
   strictEqual(none.changes.length, 0);
 });
@@ -226,7 +213,7 @@ Deno.test("INSTALLER.install into a missing config folder removes it again on un
   await INSTALLER.install(opts(env));
   ok(Deno.statSync(`${tmp.path}/home/.config/opencode/plugins/rtok.js`).isFile);
   await INSTALLER.install(opts(env, { uninstall: true }));
-  deepStrictEqual(tree(`${tmp.path}/home`), { ".config/": null });
+  deepStrictEqual(snapshotDir(`${tmp.path}/home`), { ".config/": null });
 });
 
 Deno.test("INSTALLER.install uses an existing plugin/ folder and keeps the user's plugins", async () => {
@@ -235,12 +222,12 @@ Deno.test("INSTALLER.install uses an existing plugin/ folder and keeps the user'
   const dir = `${tmp.path}/opencode/plugin`;
   Deno.mkdirSync(dir, { recursive: true });
   Deno.writeTextFileSync(`${dir}/mine.js`, "export const Mine = async () => ({});\n");
-  const before = tree(tmp.path);
+  const before = snapshotDir(tmp.path);
   const r = await INSTALLER.install(opts(env));
   strictEqual(r.changes[0].path, `${dir}/rtok.js`);
   deepStrictEqual(readPluginFile(r.changes[0].after!)?.createdDirs, []);
   await INSTALLER.install(opts(env, { uninstall: true }));
-  deepStrictEqual(tree(tmp.path), before);
+  deepStrictEqual(snapshotDir(tmp.path), before);
 });
 
 Deno.test("INSTALLER.install leaves a rtok.js that is not rtok's alone", async () => {
@@ -248,13 +235,13 @@ Deno.test("INSTALLER.install leaves a rtok.js that is not rtok's alone", async (
   const env = { XDG_CONFIG_HOME: tmp.path };
   Deno.mkdirSync(`${tmp.path}/opencode/plugins`, { recursive: true });
   Deno.writeTextFileSync(`${tmp.path}/opencode/plugins/rtok.js`, "// mine\n");
-  const before = tree(tmp.path);
+  const before = snapshotDir(tmp.path);
   for (const uninstall of [false, true]) {
     const r = await INSTALLER.install(opts(env, { uninstall }));
     strictEqual(r.changes.length, 0);
     ok(r.notes[0].includes("is not rtok's"), r.notes[0]);
   }
-  deepStrictEqual(tree(tmp.path), before);
+  deepStrictEqual(snapshotDir(tmp.path), before);
 });
 
 Deno.test("INSTALLER.install refuses a config that does not parse, naming it and the line", async () => {
@@ -265,7 +252,7 @@ Deno.test("INSTALLER.install refuses a config that does not parse, naming it and
     `${tmp.path}/opencode/opencode.json`,
     '{\n  "theme": "x"\n  "model": 1\n}\n',
   );
-  const before = tree(tmp.path);
+  const before = snapshotDir(tmp.path);
   await rejects(INSTALLER.install(opts(env)), (e: Error) => {
     ok(e instanceof SyntaxError);
     ok(e.message.includes(`"${tmp.path}/opencode/opencode.json"`), e.message);
@@ -273,7 +260,7 @@ Deno.test("INSTALLER.install refuses a config that does not parse, naming it and
     ok(!e.message.includes("\n"), "one line");
     return true;
   });
-  deepStrictEqual(tree(tmp.path), before, "nothing touched");
+  deepStrictEqual(snapshotDir(tmp.path), before, "nothing touched");
 });
 
 Deno.test("INSTALLER.doctor says nothing of an OpenCode neither installed nor configured", async () => {
@@ -315,19 +302,6 @@ Deno.test("INSTALLER.doctor reports the plugin, its command and the OpenCode ver
   ok(checks[1].detail.includes("opencode.json line 1"), checks[1].detail);
 });
 
-function failures(rtokHome: string): { family: string; error: string }[] {
-  drain(rtokHome);
-  const db = new DatabaseSync(storePath(rtokHome));
-  try {
-    return db.prepare("SELECT family, error FROM failures ORDER BY id").all() as {
-      family: string;
-      error: string;
-    }[];
-  } finally {
-    db.close();
-  }
-}
-
 Deno.test("rtok hook opencode filters a git log result and exits 0 with no answer on a bad payload", async () => {
   using tmp = tempDir();
   const home = `${tmp.path}/rtok`;
@@ -344,12 +318,12 @@ Deno.test("rtok hook opencode filters a git log result and exits 0 with no answe
   const answer = JSON.parse(good.out);
   ok(answer.output.length < raw.length);
   ok(pointerId(answer.output), answer.output.slice(-120));
-  deepStrictEqual(failures(home), []);
+  deepStrictEqual(failureRows(home), []);
 
   const bad = await rtok(home, ["hook", "opencode"], { env, cwd: lab, stdin: '{"event":7}' });
   strictEqual(bad.code, 0, bad.err);
   strictEqual(bad.out, "");
-  const rows = failures(home);
+  const rows = failureRows(home);
   strictEqual(rows.length, 1);
   strictEqual(rows[0].family, "hook opencode");
   ok(rows[0].error.startsWith("opencode: "), rows[0].error);
