@@ -114,3 +114,29 @@ export async function installedVersion(
     return null;
   }
 }
+
+/** The hook command rtok installs into `host`: `<rtok> hook <host>`. */
+export function hostHookCommand(rtok: string, host: string): string {
+  return `${rtok} hook ${host}`;
+}
+
+/** True for a command that runs rtok's hook for `host` (`… rtok hook <host>`, or Deno running cli.ts). */
+export function runsRtokHook(command: string, host: string): boolean {
+  return new RegExp(`(?:^|[\\s/'"])(?:rtok|cli\\.ts)['"]?\\s+hook\\s+${host}\\s*$`).test(command);
+}
+
+/**
+ * A host's home folder: the variable that names it (`CODEX_HOME`), else `~/<dotDir>`. Throws a
+ * `TypeError` naming both when neither is set.
+ */
+export function hostHome(
+  env: Readonly<Record<string, string | undefined>>,
+  variable: string,
+  dotDir: string,
+  host: string,
+): string {
+  const set = env[variable];
+  if (set) return set.replace(/\/+$/, "") || "/";
+  if (env.HOME) return `${env.HOME.replace(/\/+$/, "")}/${dotDir}`;
+  throw new TypeError(`cannot find ${host}'s home: neither ${variable} nor HOME is set`);
+}

@@ -1,5 +1,5 @@
-import { ok, strictEqual } from "node:assert/strict";
-import { canonicalJson, jsonErrorLine, originalBackup } from "./_shared.ts";
+import { ok, strictEqual, throws } from "node:assert/strict";
+import { canonicalJson, hostHome, jsonErrorLine, originalBackup, runsRtokHook } from "./_shared.ts";
 
 Deno.test("jsonErrorLine() names the line where a text stops being JSON", async (t) => {
   const cases: [string, string, number | null][] = [
@@ -31,4 +31,28 @@ Deno.test("originalBackup() finds the newest backup whose JSON is the one asked 
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("runsRtokHook() knows rtok's hook for one host, by name, by path or through cli.ts", async (t) => {
+  const cases: [string, string, boolean][] = [
+    ["rtok hook codex", "codex", true],
+    ["/opt/bin/rtok hook codex", "codex", true],
+    ["'/x y/rtok' hook codex", "codex", true],
+    ["deno run -A /r/cli.ts hook codex", "codex", true],
+    ["rtok hook claude", "codex", false],
+    ["rtok hook codexx", "codex", false],
+    ["myrtok hook codex", "codex", false],
+  ];
+  for (const [command, host, want] of cases) {
+    await t.step(command, () => strictEqual(runsRtokHook(command, host), want));
+  }
+});
+
+Deno.test("hostHome() takes the host's variable, else ~/<dir>, else says which are missing", () => {
+  strictEqual(hostHome({ CODEX_HOME: "/c/", HOME: "/h" }, "CODEX_HOME", ".codex", "Codex"), "/c");
+  strictEqual(hostHome({ HOME: "/h" }, "CODEX_HOME", ".codex", "Codex"), "/h/.codex");
+  throws(
+    () => hostHome({}, "CODEX_HOME", ".codex", "Codex"),
+    /cannot find Codex's home: neither CODEX_HOME nor HOME is set/,
+  );
 });

@@ -11,7 +11,15 @@
 
 import { parse as parseToml } from "smol-toml";
 import { backupFile, writeAtomic } from "../core/settings_file.ts";
-import { canonicalJson, installedVersion, isObject, originalBackup } from "./_shared.ts";
+import {
+  canonicalJson,
+  hostHome,
+  hostHookCommand,
+  installedVersion,
+  isObject,
+  originalBackup,
+  runsRtokHook,
+} from "./_shared.ts";
 import type {
   FileChange,
   HostCheck,
@@ -46,20 +54,18 @@ type _Env = Readonly<Record<string, string | undefined>>;
 
 /** Codex's home: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: _Env): string {
-  if (env.CODEX_HOME) return env.CODEX_HOME.replace(/\/+$/, "") || "/";
-  if (env.HOME) return `${env.HOME.replace(/\/+$/, "")}/.codex`;
-  throw new TypeError("cannot find Codex's home: neither CODEX_HOME nor HOME is set");
+  return hostHome(env, "CODEX_HOME", ".codex", "Codex");
 }
 
 /** The hook command rtok installs. */
 export function codexHookCommand(rtok: string): string {
-  return `${rtok} hook codex`;
+  return hostHookCommand(rtok, "codex");
 }
 
 /** True for a hook handler rtok installed (`… rtok hook codex`, or Deno running cli.ts). */
 export function isRtokCodexHandler(h: unknown): boolean {
   if (!isObject(h) || h.type !== "command" || typeof h.command !== "string") return false;
-  return /(?:^|[\s/'"])(?:rtok|cli\.ts)['"]?\s+hook\s+codex\s*$/.test(h.command);
+  return runsRtokHook(h.command, "codex");
 }
 
 // A group of rtok's own: every handler in it is rtok's (a group shared with the user's is not).

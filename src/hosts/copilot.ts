@@ -17,10 +17,13 @@ import type { ToolResult } from "../core/tool_result.ts";
 import { backupFile, writeAtomic } from "../core/settings_file.ts";
 import {
   canonicalJson,
+  hostHome,
+  hostHookCommand,
   installedVersion,
   isObject,
   jsonErrorLine,
   originalBackup,
+  runsRtokHook,
 } from "./_shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "./host.ts";
 import type {
@@ -181,14 +184,12 @@ export const ADAPTER: HostAdapter = {
 
 /** Copilot's home: `$COPILOT_HOME`, else `~/.copilot`. */
 export function copilotHome(env: Readonly<Record<string, string | undefined>>): string {
-  if (env.COPILOT_HOME) return env.COPILOT_HOME.replace(/\/+$/, "") || "/";
-  if (env.HOME) return `${env.HOME.replace(/\/+$/, "")}/.copilot`;
-  throw new TypeError("cannot find Copilot's home: neither COPILOT_HOME nor HOME is set");
+  return hostHome(env, "COPILOT_HOME", ".copilot", "Copilot");
 }
 
 /** The hook command rtok installs. */
 export function copilotHookCommand(rtok: string): string {
-  return `${rtok} hook copilot`;
+  return hostHookCommand(rtok, "copilot");
 }
 
 /** True for a hook entry rtok installed (`… rtok hook copilot`, or Deno running cli.ts). */
@@ -196,7 +197,7 @@ export function isRtokCopilotEntry(entry: unknown): boolean {
   if (!isObject(entry) || entry.type !== "command" || typeof entry.bash !== "string") {
     return false;
   }
-  return /(?:^|[\s/'"])(?:rtok|cli\.ts)['"]?\s+hook\s+copilot\s*$/.test(entry.bash);
+  return runsRtokHook(entry.bash, "copilot");
 }
 
 /** Where a JSON text fails to parse, as a one-line reason naming the line. */

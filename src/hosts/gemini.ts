@@ -15,7 +15,7 @@
 import type { PostToolAnswer, PreToolDecision } from "../core/plugin.ts";
 import { backupFile, writeAtomic } from "../core/settings_file.ts";
 import { joinPath, parentDir } from "../core/paths.ts";
-import { isObject, jsonErrorLine } from "./_shared.ts";
+import { hostHookCommand, isObject, jsonErrorLine, runsRtokHook } from "./_shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "./host.ts";
 import type {
   FileChange,
@@ -128,7 +128,7 @@ export function geminiHookGroup(rtok: string): Record<string, unknown> {
     hooks: [{
       type: "command",
       name: GEMINI_HOOK_NAME,
-      command: `${rtok} hook gemini`,
+      command: hostHookCommand(rtok, "gemini"),
       timeout: GEMINI_HOOK_TIMEOUT_MS,
     }],
   };
@@ -139,7 +139,7 @@ export function isRtokGeminiHook(h: unknown): boolean {
   if (!isObject(h)) return false;
   if (h.name === GEMINI_HOOK_NAME) return true;
   return typeof h.command === "string" &&
-    /(^|[\s/'])(rtok|cli\.ts)'?\s+hook\s+gemini\s*$/.test(h.command);
+    runsRtokHook(h.command, "gemini");
 }
 
 // Whether `text` parses once `//` and `/* */` comments (outside strings) are removed.

@@ -13,7 +13,7 @@
 import type { PostToolAnswer } from "../core/plugin.ts";
 import type { ToolResult } from "../core/tool_result.ts";
 import { joinPath } from "../core/paths.ts";
-import { isObject } from "./_shared.ts";
+import { hostHookCommand, isObject } from "./_shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "./host.ts";
 import type {
   FileChange,
@@ -236,7 +236,7 @@ function _installedPlugin(dir: string): { path: string; text: string } | null {
 
 async function _install(opts: InstallOptions): Promise<InstallResult> {
   const dir = openCodeConfigDir(opts.env);
-  const command = `${opts.rtok} hook opencode`;
+  const command = hostHookCommand(opts.rtok, "opencode");
   const found = _installedPlugin(dir);
   if (found && !readPluginFile(found.text)) {
     return {
@@ -352,7 +352,7 @@ async function _doctor(opts: Pick<InstallOptions, "rtok" | "env" | "cwd">): Prom
     return checks;
   }
   const mine = readPluginFile(found.text);
-  const want = `${opts.rtok} hook opencode`;
+  const want = hostHookCommand(opts.rtok, "opencode");
   if (!mine) {
     checks.push({
       status: "warn",
