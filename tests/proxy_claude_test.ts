@@ -35,14 +35,22 @@ Deno.test({
     strictEqual(expanded.out.trimEnd(), raw.trimEnd());
     const db = new DatabaseSync(`${rtokHome}/rtok.db`, { readOnly: true });
     try {
-      const rows = db.prepare(
-        "SELECT route, status, input_tokens, output_tokens, results_compressed FROM proxy_requests",
-      ).all() as {
-        route: string;
-        status: number;
-        output_tokens: number;
-        results_compressed: number;
-      }[];
+      const read = () =>
+        db.prepare(
+          "SELECT route, status, input_tokens, output_tokens, results_compressed FROM proxy_requests",
+        ).all() as {
+          route: string;
+          status: number;
+          output_tokens: number;
+          results_compressed: number;
+        }[];
+      // The proxy records a request off its path, once the response has gone: the last row
+      // may land a moment after Claude Code exits.
+      let rows = read();
+      for (let i = 0; i < 50 && rows.filter((x) => x.route === "messages").length < 2; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        rows = read();
+      }
       const messages = rows.filter((x) => x.route === "messages");
       ok(messages.length >= 2, JSON.stringify(rows));
       ok(messages.every((x) => x.status === 200 && x.output_tokens === 6));
