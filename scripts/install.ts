@@ -69,9 +69,16 @@ export function lastingPath(path: string): string {
   ).join(":");
 }
 
-/** The launcher `deno install` wrote, made to run `deno` by the absolute path `deno`. */
+/**
+ * The launcher `deno install` wrote, made to run `deno` by the absolute path `deno`, without
+ * Deno's own release check (rtok runs on every tool call of an agent and reaches nothing but
+ * loopback unless the user's command does).
+ */
 export function pinDeno(launcher: string, deno: string): string {
-  const pinned = launcher.replace(/^exec deno /m, `exec ${quoteWord(deno)} `);
+  const pinned = launcher.replace(
+    /^exec deno /m,
+    `DENO_NO_UPDATE_CHECK=1 exec ${quoteWord(deno)} `,
+  );
   if (pinned === launcher) {
     throw new Error(
       `Cannot name the Deno binary in the launcher deno install wrote: no "exec deno" line in:\n` +

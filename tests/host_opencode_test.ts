@@ -15,6 +15,7 @@ import {
   run,
   sh,
   snapshotDir,
+  stopServer,
   tempDir,
 } from "./_helpers.ts";
 
@@ -51,9 +52,9 @@ Deno.test({
     Deno.writeTextFileSync(`${configDir}/opencode.json`, userConfig);
     api.command = "git log";
     const raw = await sh("git", ["log"], lab);
-    const ask = async () => {
+    const ask = async (runEnv: Record<string, string> = env) => {
       api.reset();
-      const r = await runOpenCode(opencode, lab, env);
+      const r = await runOpenCode(opencode, lab, runEnv);
       strictEqual(r.code, 0, r.err);
       const results = api.toolResults();
       strictEqual(results.length, 1, JSON.stringify(api.requests.map((q) => q.path)));
@@ -112,6 +113,26 @@ Deno.test({
           `(${Math.round(100 - (100 * text.length) / raw.length)}% less)`,
       );
     });
+
+    await t.step(
+      "with rtok serve running, the plugin asks the server: filtered with no rtok on PATH",
+      async () => {
+        const started = await run("rtok", ["serve", "--ensure"], { env, cwd: lab });
+        strictEqual(started.code, 0, started.err);
+        try {
+          // OpenCode's PATH without rtok: only the server can answer the plugin.
+          const PATH = env.PATH.split(":").filter((d) => !d.startsWith(`${tmp.path}/root`))
+            .join(":");
+          const text = await ask({ ...env, PATH });
+          ok(text.length < raw.length, `${text.length} < ${raw.length}`);
+          ok(pointerId(text), text.slice(-160));
+          const rows = ledger(rtokHome).filter((row) => row.host === "opencode");
+          strictEqual(rows.length, 2, JSON.stringify(rows));
+        } finally {
+          stopServer(rtokHome);
+        }
+      },
+    );
 
     await t.step(
       "rtok init --host opencode --uninstall restores the folder byte for byte",

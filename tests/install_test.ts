@@ -91,8 +91,9 @@ Deno.test({
 
     await t.step("the launcher runs that binary with rtok's permissions", () => {
       const text = Deno.readTextFileSync(box.launcher);
-      const exec = text.split("\n").find((l) => l.startsWith("exec "));
-      ok(exec?.startsWith(`exec ${DENO} run `) || exec?.startsWith(`exec '${DENO}' run `), text);
+      const exec = text.split("\n").find((l) => l.startsWith("DENO_NO_UPDATE_CHECK=1 exec "));
+      const run = "DENO_NO_UPDATE_CHECK=1 exec ";
+      ok(exec?.startsWith(`${run}${DENO} run `) || exec?.startsWith(`${run}'${DENO}' run `), text);
       const words = exec!.split(" ");
       for (const flag of RTOK_PERMISSIONS) ok(words.includes(flag), `${flag} in ${exec}`);
     });

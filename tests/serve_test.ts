@@ -23,7 +23,7 @@ const ROOT = new URL("../", import.meta.url).pathname;
 interface Server extends AsyncDisposable {
   readonly state: ServeState;
   readonly url: string;
-  post(body: BodyInit, secret?: string): Promise<Response>;
+  post(body: BodyInit, secret?: string, host?: string): Promise<Response>;
 }
 
 // `rtok serve` in a child process, ready once serve.json names its port.
@@ -43,8 +43,8 @@ async function startServer(rtokHome: string, env: Record<string, string>): Promi
   return {
     state,
     url,
-    post: (body, secret = state.secret) =>
-      fetch(`${url}/hook/claude`, {
+    post: (body, secret = state.secret, host = "claude") =>
+      fetch(`${url}/hook/${host}`, {
         method: "POST",
         body,
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
@@ -121,6 +121,39 @@ Deno.test("rtok serve answers a hook event as rtok hook claude does, and only wi
   const again = await rtok(home, ["serve"], { env });
   strictEqual(again.code, 0);
   match(again.out, /already answering on port \d+/);
+});
+
+Deno.test("rtok serve answers another host's event on /hook/<host> as rtok hook <host> does", async () => {
+  using tmp = tempDir();
+  const env = world(tmp.path);
+  const home = `${tmp.path}/rtok`;
+  await using server = await startServer(home, env);
+  // An OpenCode plugin event for a finished `ls -la` of a long listing.
+  const listing = Array.from(
+    { length: 80 },
+    (_, i) => `-rw-r--r--  1 ada  staff  ${1000 + i} Dec  3 10:00 file_${i}.ts`,
+  ).join("\n") + "\n";
+  const event = JSON.stringify({
+    event: "tool.execute.after",
+    tool: "bash",
+    sessionID: "s-oc",
+    callID: "c1",
+    directory: tmp.path,
+    args: { command: "ls -la" },
+    output: `total 320\n${listing}`,
+    metadata: { exit: 0, truncated: false },
+  });
+  const served = await (await server.post(event, undefined, "opencode")).text();
+  const command = await rtok(home, ["hook", "opencode"], { env, cwd: tmp.path, stdin: event });
+  const output = (answer: string) => JSON.parse(answer).output as string;
+  const unpointed = (s: string) => s.replace(/rtok expand [0-9a-f]+\]\n?$/, "]");
+  strictEqual(unpointed(output(served)), unpointed(output(command.out)), "the same answer");
+  ok(output(served).length < listing.length, "filtered");
+  const unknown = await server.post(event, undefined, "cursor");
+  strictEqual(unknown.status, 404);
+  match(await unknown.text(), /POST \/hook\/claude\|codex\|gemini\|opencode\|copilot/);
+  const rows = ledger(home).filter((r) => r.host === "opencode");
+  strictEqual(rows.length, 2, "one row for each transport, under the host");
 });
 
 Deno.test("rtok serve answers garbage and oversized bodies with no opinion, records each, and goes on", async () => {

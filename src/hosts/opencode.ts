@@ -13,6 +13,7 @@
 import type { PostToolAnswer } from "../core/plugin.ts";
 import type { ToolResult } from "../core/tool_result.ts";
 import { joinPath } from "../core/paths.ts";
+import { rtokHome } from "../core/config.ts";
 import { hostHookCommand, isObject } from "./_shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "./host.ts";
 import type {
@@ -267,7 +268,7 @@ async function _install(opts: InstallOptions): Promise<InstallResult> {
     ? readPluginFile(found.text)!.createdDirs
     : [dir, pluginsDir].filter((d) => !_isDir(d));
   const path = joinPath(pluginsDir, PLUGIN_FILE);
-  const text = pluginSource(command, created);
+  const text = pluginSource(command, created, _serveState());
   const notes = [
     `OpenCode sends each finished bash call's output to \`${command}\`; rtok replaces the ` +
     "output of the commands it filters (restart running sessions)",
@@ -359,7 +360,7 @@ async function _doctor(opts: Pick<InstallOptions, "rtok" | "env" | "cwd">): Prom
       label: "opencode plugin",
       detail: `${found.path} is not rtok's`,
     });
-  } else if (found.text !== pluginSource(want, mine.createdDirs)) {
+  } else if (found.text !== pluginSource(want, mine.createdDirs, _serveState())) {
     checks.push({
       status: "warn",
       label: "opencode plugin",
@@ -386,3 +387,8 @@ export const INSTALLER: HostInstaller = {
   install: _install,
   doctor: _doctor,
 };
+
+// Where rtok's resident server says where it answers (`rtok serve` writes it).
+function _serveState(): string {
+  return joinPath(rtokHome(), "serve.json");
+}

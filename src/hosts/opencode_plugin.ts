@@ -2,8 +2,9 @@
  * The plugin file `rtok init --host opencode` writes into OpenCode's plugins folder. OpenCode
  * has no command hooks: it loads every `.js` file in `<config>/plugin(s)/` and calls the
  * functions it exports. rtok's plugin is plain JavaScript with no import of
- * `@opencode-ai/plugin`; for each finished `bash` call it sends one JSON event to
- * `<rtok> hook opencode` on stdin and, if rtok answers `{"output": "…"}`, puts that text in
+ * `@opencode-ai/plugin`; for each finished `bash` call it sends one JSON event to rtok's
+ * resident server (`rtok serve`, found through `$RTOK_HOME/serve.json`) when one answers, else
+ * to `<rtok> hook opencode` on stdin, and if rtok answers `{"output": "…"}`, puts that text in
  * place of the tool's output. If rtok fails, is slow or answers nothing, the output is left
  * as OpenCode made it.
  *
@@ -28,17 +29,54 @@ export const PLUGIN_TIMEOUT_MS = 10_000;
 /** The largest event the plugin sends (the hook reads at most 1 MiB). */
 export const PLUGIN_EVENT_LIMIT = 1024 * 1024;
 
-/** The plugin file's text, running `command` (`<rtok> hook opencode`), with the dirs it made. */
-export function pluginSource(command: string, createdDirs: readonly string[]): string {
+/** How long the plugin waits for the resident server before it runs rtok itself. */
+export const PLUGIN_SERVER_TIMEOUT_MS = 5_000;
+
+/**
+ * The plugin file's text, running `command` (`<rtok> hook opencode`), with the dirs it made;
+ * it asks the server whose state is in `serveState` (`$RTOK_HOME/serve.json`) first.
+ */
+export function pluginSource(
+  command: string,
+  createdDirs: readonly string[],
+  serveState: string,
+): string {
   return `${PLUGIN_MARK}
 // \`rtok init --host opencode --uninstall\` removes it. Edits here are lost on the next init.
 ${COMMAND_PREFIX}${JSON.stringify(command)}
 ${CREATED_PREFIX}${JSON.stringify(createdDirs)}
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 const COMMAND = ${JSON.stringify(command)};
+const SERVE_STATE = ${JSON.stringify(serveState)};
 const TIMEOUT_MS = ${PLUGIN_TIMEOUT_MS};
+const SERVER_TIMEOUT_MS = ${PLUGIN_SERVER_TIMEOUT_MS};
 const EVENT_LIMIT = ${PLUGIN_EVENT_LIMIT};
+
+// Asks rtok's resident server, when one runs: its answer, or undefined when there is none
+// (then rtok runs as a command). No Deno start-up per call this way.
+async function askServer(event) {
+  let state;
+  try {
+    state = JSON.parse(readFileSync(SERVE_STATE, "utf8"));
+  } catch {
+    return undefined;
+  }
+  if (typeof state?.port !== "number" || typeof state?.secret !== "string") return undefined;
+  try {
+    const r = await fetch(\`http://127.0.0.1:\${state.port}/hook/opencode\`, {
+      method: "POST",
+      headers: { authorization: \`Bearer \${state.secret}\`, "content-type": "application/json" },
+      body: event,
+      signal: AbortSignal.timeout(SERVER_TIMEOUT_MS),
+    });
+    const text = await r.text();
+    return r.ok ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 // Runs rtok with one event on stdin; its stdout, or null when it failed or took too long.
 function askRtok(event) {
@@ -95,7 +133,8 @@ export const RtokPlugin = async ({ directory }) => ({
           : null,
       });
       if (Buffer.byteLength(event) > EVENT_LIMIT) return;
-      const text = await askRtok(event);
+      const served = await askServer(event);
+      const text = served !== undefined ? served : await askRtok(event);
       if (!text || !text.trim()) return;
       const answer = JSON.parse(text);
       if (typeof answer?.output === "string") output.output = answer.output;

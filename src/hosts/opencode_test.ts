@@ -153,7 +153,7 @@ Deno.test("jsoncError accepts comments and trailing commas and names the bad lin
 });
 
 Deno.test("pluginSource is rtok's plain-JS plugin and readPluginFile reads its marks", () => {
-  const text = pluginSource("rtok hook opencode", ["/c/opencode/plugins"]);
+  const text = pluginSource("rtok hook opencode", ["/c/opencode/plugins"], "/r/serve.json");
   ok(text.startsWith(PLUGIN_MARK));
   ok(!text.includes("@opencode-ai/plugin"), "no import of OpenCode's package");
   ok(text.includes('"tool.execute.after"'));

@@ -25,6 +25,8 @@ import { wholeNumber } from "./_flags.ts";
 
 export { readServeState, serverAnswers, type ServeState, serveStatePath } from "./_serve_state.ts";
 import { answerAndRecord, makeHookDeps, MAX_HOOK_INPUT, recordHookFailure } from "./hook.ts";
+import { answerHostHook } from "./host_hook.ts";
+import { HOST_IDS, isHostId, loadHost } from "../hosts/hosts.ts";
 import { VERSION } from "./_help.ts";
 import { print, warn } from "./_io.ts";
 
@@ -35,6 +37,9 @@ Usage: rtok serve [--port N] [--idle-minutes M] [--ensure]
 
   POST /hook/claude   one hook event (the JSON Claude Code sends); the answer as
                       rtok hook claude prints it ({} for none)
+  POST /hook/opencode one event of rtok's OpenCode plugin (and codex, gemini,
+                      copilot: the payload each host's hook gets); the answer as
+                      rtok hook <host> prints it
   GET  /health        {"version", "pid"}
 
 Both need "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
@@ -153,22 +158,42 @@ export async function main(args: readonly string[]): Promise<number> {
     if (req.method === "GET" && url.pathname === "/health") {
       return Response.json({ version: VERSION, pid: Deno.pid });
     }
-    if (req.method !== "POST" || url.pathname !== "/hook/claude") {
+    const host = url.pathname.startsWith("/hook/") ? url.pathname.slice("/hook/".length) : "";
+    if (req.method !== "POST" || (host !== "claude" && !isHostId(host))) {
       await req.body?.cancel();
-      return new Response("rtok serve: POST /hook/claude or GET /health\n", { status: 404 });
+      return new Response(
+        `rtok serve: POST /hook/${["claude", ...HOST_IDS].join("|")} or GET /health\n`,
+        { status: 404 },
+      );
     }
     const body = await _body(req, _BODY_MS);
-    const deps = makeHookDeps({ config: await currentConfig(), home, env, resident: true });
+    // Only Claude Code sends a call's PostToolUse to the same server: only it is watched.
+    const deps = makeHookDeps({
+      config: await currentConfig(),
+      home,
+      env,
+      resident: host === "claude",
+    });
     // Too big or too slow: no opinion, like an event the command hook could not read.
     if (body === null) {
       await recordHookFailure(
         deps,
         null,
-        "hook claude",
+        `hook ${host}`,
         `the event is over ${MAX_HOOK_INPUT} bytes or took over ${_BODY_MS} ms to arrive; not read`,
       );
     }
-    const answer = body === null ? "" : await answerAndRecord(body, deps);
+    let answer = "";
+    if (body !== null && host === "claude") answer = await answerAndRecord(body, deps);
+    else if (body !== null && isHostId(host)) {
+      const { ADAPTER } = await loadHost(host);
+      answer = await answerAndRecord(
+        body,
+        deps,
+        (bytes, d) => answerHostHook(ADAPTER, bytes, d),
+        host,
+      );
+    }
     return new Response(answer || "{}", { headers: { "content-type": "application/json" } });
   });
   const addr = server.addr as Deno.NetAddr;
@@ -200,7 +225,8 @@ async function _ensure(
   const [program, ...rest] = selfArgv();
   const child = new Deno.Command(program, {
     args: [...rest, "serve", ...args],
-    env: { RTOK_HOME: home },
+    // A resident process reaches nothing but loopback: not even Deno's own release check.
+    env: { RTOK_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
     stdin: "null",
     stdout: "null",
     stderr: "null",
