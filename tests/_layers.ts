@@ -25,6 +25,8 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "plugins/cmd": ["core", "filters", "rewrite", "plugins/archive"],
   "plugins/proxy": ["core", "content"],
   "plugins/posttool": ["core", "content"],
+  "plugins/memory": ["core", "claude"],
+  "plugins/guard": ["core", "claude", "rewrite", "content"],
   // The built-in plugin lists (src/plugins/mod.ts, hook.ts) compose the plugins.
   "plugins": [
     "core",
@@ -34,6 +36,8 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "plugins/cmd",
     "plugins/proxy",
     "plugins/posttool",
+    "plugins/memory",
+    "plugins/guard",
   ],
   "surfaces": [
     "core",
@@ -49,6 +53,8 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "plugins/cmd",
     "plugins/proxy",
     "plugins/posttool",
+    "plugins/memory",
+    "plugins/guard",
   ],
 };
 

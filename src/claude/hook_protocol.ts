@@ -37,6 +37,8 @@ export type ClaudeEvent =
     readonly session: string | null;
     /** The session's working directory (the hook's own when Claude Code does not say). */
     readonly cwd: string;
+    /** The session's transcript (`transcript_path`), when Claude Code says. */
+    readonly transcriptPath?: string;
   }
   & (
     | {
@@ -68,10 +70,14 @@ export type ClaudeEvent =
       readonly event: "SessionStart" | "UserPromptSubmit";
       /** The prompt, for UserPromptSubmit. */
       readonly prompt?: string;
+      /** Why the session starts, for SessionStart (`startup`, `resume`, `clear`, `compact`). */
+      readonly source?: string;
     }
     | {
       /** The context is about to be compacted, or the agent stops. */
       readonly event: "PreCompact" | "Stop";
+      /** What started a compaction (`manual`, `auto`), for PreCompact. */
+      readonly trigger?: string;
     }
   );
 
@@ -120,6 +126,7 @@ export function readHookEvent(input: Uint8Array, cwd: string): ClaudeEvent {
   const base = {
     session: typeof p.session_id === "string" ? p.session_id : null,
     cwd: typeof p.cwd === "string" ? p.cwd : cwd,
+    ...(typeof p.transcript_path === "string" ? { transcriptPath: p.transcript_path } : {}),
   };
   const call = typeof p.tool_use_id === "string" ? { callId: p.tool_use_id } : {};
   switch (event) {
@@ -143,10 +150,15 @@ export function readHookEvent(input: Uint8Array, cwd: string): ClaudeEvent {
       };
     case "SessionStart":
     case "UserPromptSubmit":
-      return { ...base, event, prompt: typeof p.prompt === "string" ? p.prompt : undefined };
+      return {
+        ...base,
+        event,
+        ...(typeof p.prompt === "string" ? { prompt: p.prompt } : {}),
+        ...(typeof p.source === "string" ? { source: p.source } : {}),
+      };
     case "PreCompact":
     case "Stop":
-      return { ...base, event };
+      return { ...base, event, ...(typeof p.trigger === "string" ? { trigger: p.trigger } : {}) };
     default: {
       const served = HOOK_EVENTS.map((e) => e.event).join(", ");
       return _bad(`unknown event "${event.slice(0, 60)}"; rtok serves ${served}`);

@@ -10,6 +10,8 @@ import toolCalls from "../../migrations/0002_tool_calls.sql" with { type: "text"
 import proxy from "../../migrations/0003_proxy.sql" with { type: "text" };
 import search from "../../migrations/0004_search.sql" with { type: "text" };
 import host from "../../migrations/0005_host.sql" with { type: "text" };
+import memory from "../../migrations/0006_memory.sql" with { type: "text" };
+import guard from "../../migrations/0007_guard.sql" with { type: "text" };
 
 /** One embedded migration. */
 export interface Migration {
@@ -28,4 +30,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "proxy", sql: proxy },
   { version: 4, name: "search", sql: search },
   { version: 5, name: "host", sql: host },
+  { version: 6, name: "memory", sql: memory },
+  { version: 7, name: "guard", sql: guard },
 ];

@@ -201,6 +201,14 @@ export interface SessionEvent {
   readonly event: string;
   /** The prompt, for UserPromptSubmit. */
   readonly prompt?: string;
+  /** Why the session starts, for SessionStart (`startup`, `resume`, `clear`, `compact`). */
+  readonly source?: string;
+  /** What started a compaction (`manual`, `auto`), for PreCompact. */
+  readonly trigger?: string;
+  /** The session's transcript file, when the host says. */
+  readonly transcriptPath?: string;
+  /** The session's working directory, when the host says. */
+  readonly cwd?: string;
 }
 
 /** An MCP tool a plugin serves. */
@@ -296,8 +304,8 @@ export interface Plugin {
   sessionStart?(ev: SessionEvent, ctx: Ctx): Injection | null;
   /** UserPromptSubmit: an injection, or `null`. */
   promptSubmit?(ev: SessionEvent, ctx: Ctx): Injection | null;
-  /** PreCompact: keep what the session must not forget. */
-  preCompact?(ev: SessionEvent, ctx: Ctx): void;
+  /** PreCompact: keep what the session must not forget (it may take its time: awaited). */
+  preCompact?(ev: SessionEvent, ctx: Ctx): void | Promise<void>;
   /** Stop: the agent finished its answer. */
   stop?(ev: SessionEvent, ctx: Ctx): void;
   /** The MCP tools it serves. */

@@ -39,10 +39,12 @@ export interface CatalogueEntry {
 export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: "measure", defaultOn: true },
   { id: "cmd", defaultOn: true },
+  { id: "guard", defaultOn: true },
   { id: "archive", defaultOn: true },
   { id: "proxy", defaultOn: true },
   { id: "posttool", defaultOn: true },
   { id: "inject", defaultOn: false },
+  { id: "memory", defaultOn: true },
 ];
 
 /** A plugin error caught by the registry. */
@@ -164,6 +166,18 @@ export class Registry {
   /** PreCompact or Stop: every plugin that listens. */
   notify(event: "preCompact" | "stop", ev: SessionEvent, ctx: Ctx): void {
     for (const p of this.enabled) this.#guard(p, event, () => p[event]?.(ev, ctx));
+  }
+
+  /** PreCompact, each plugin awaited in turn; one that throws or rejects is isolated. */
+  async preCompact(ev: SessionEvent, ctx: Ctx): Promise<void> {
+    for (const p of this.enabled) {
+      if (!p.preCompact) continue;
+      try {
+        await p.preCompact(ev, ctx);
+      } catch (error) {
+        this.errors.push({ plugin: p.manifest.id, event: "preCompact", error });
+      }
+    }
   }
 
   /**

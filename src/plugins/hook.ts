@@ -9,6 +9,8 @@
 
 import type { Plugin } from "../core/plugin.ts";
 import { cmdRewritePlugin } from "./cmd/rewrite_plugin.ts";
+import { guardPlugin } from "./guard/mod.ts";
+import { memoryPlugin } from "./memory/mod.ts";
 import { archivePlugin } from "./archive/mod.ts";
 import { measurePlugin } from "./measure/mod.ts";
 import { posttoolPlugin } from "./posttool/mod.ts";
@@ -17,6 +19,8 @@ import { posttoolPlugin } from "./posttool/mod.ts";
 export const HOOK_PLUGINS: readonly Plugin[] = [
   measurePlugin,
   cmdRewritePlugin,
+  guardPlugin,
   archivePlugin,
   posttoolPlugin,
+  memoryPlugin,
 ];

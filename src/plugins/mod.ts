@@ -7,6 +7,8 @@
 import type { Plugin } from "../core/plugin.ts";
 import { archivePlugin } from "./archive/mod.ts";
 import { cmdPlugin } from "./cmd/mod.ts";
+import { guardPlugin } from "./guard/mod.ts";
+import { memoryPlugin } from "./memory/mod.ts";
 import { injectPlugin } from "./inject/mod.ts";
 import { measurePlugin } from "./measure/mod.ts";
 import { posttoolPlugin } from "./posttool/mod.ts";
@@ -16,8 +18,10 @@ import { proxyPlugin } from "./proxy/mod.ts";
 export const BUILTIN_PLUGINS: readonly Plugin[] = [
   measurePlugin,
   cmdPlugin,
+  guardPlugin,
   archivePlugin,
   proxyPlugin,
   posttoolPlugin,
   injectPlugin,
+  memoryPlugin,
 ];

@@ -112,19 +112,24 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
       const which = ev.event === "SessionStart" ? "sessionStart" : "promptSubmit";
       const text = r.inject(
         which,
-        { event: ev.event, prompt: ev.prompt },
+        { event: ev.event, prompt: ev.prompt, source: ev.source, ..._sessionFields(ev) },
         ctx,
         HOOK_CONTEXT_BUDGET,
       );
       return text ? contextAnswer(ev.event, text) : "";
     }
     case "PreCompact":
-      r.notify("preCompact", { event: ev.event }, ctx);
+      await r.preCompact({ event: ev.event, trigger: ev.trigger, ..._sessionFields(ev) }, ctx);
       return "";
     case "Stop":
-      r.notify("stop", { event: ev.event }, ctx);
+      r.notify("stop", { event: ev.event, ..._sessionFields(ev) }, ctx);
       return "";
   }
+}
+
+// What every session event tells a plugin about where the session is.
+function _sessionFields(ev: ClaudeEvent): { cwd: string; transcriptPath?: string } {
+  return { cwd: ev.cwd, ...(ev.transcriptPath ? { transcriptPath: ev.transcriptPath } : {}) };
 }
 
 /** Reads stdin up to one byte past `limit`, synchronously: the hook has nothing else to do. */

@@ -99,6 +99,16 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     load: () => _load<typeof import("./mcp.ts")>("./mcp.ts"),
   },
   // Writes: the search index is filled when a search runs.
+  // Prints a session's digest (what rtok keeps across compaction) from the store.
+  memory: {
+    permissions: ["read", "write", "env"],
+    load: () => _load<typeof import("./memory_cmd.ts")>("./memory_cmd.ts"),
+  },
+  // Reads Claude Code's transcripts and reports what rtok saved and missed: counts only.
+  discover: {
+    permissions: ["read", "write", "env"],
+    load: () => _load<typeof import("./discover.ts")>("./discover.ts"),
+  },
   search: {
     permissions: ["read", "write", "env"],
     load: () => _load<typeof import("./search_cmd.ts")>("./search_cmd.ts"),

@@ -1,0 +1,1 @@
+-- The memory plugin's digests (filled by the engineer building it).

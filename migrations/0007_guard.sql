@@ -1,0 +1,1 @@
+-- The guard plugin's interventions (filled by the engineer building it).
