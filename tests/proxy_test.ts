@@ -559,7 +559,7 @@ Deno.test({
     using tmp = tempDir();
     await Deno.writeTextFile(
       `${tmp.path}/config.toml`,
-      '[plugins.inject]\nenabled = true\nterse = "ultra"\ncode = "off"\n',
+      '[plugins.inject]\nenabled = true\nterse = "ultra"\ncode = "off"\nholdout = 0\n',
     );
     await using up = startUpstream();
     await using proxy = await startProxy(tmp.path, up.url);
@@ -583,6 +583,61 @@ Deno.test({
     const again = await fetch(`${proxy.url}/v1/messages`, { method: "POST", body: a.text });
     await again.arrayBuffer();
     strictEqual(up.received[2].text, a.text);
+  },
+});
+
+Deno.test({
+  name:
+    "rtok proxy holds the style out of a share of sessions, records each request's arm, and rtok gain compares them",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    // Half the sessions held out: each session's arm follows from its metadata.user_id.
+    await Deno.writeTextFile(
+      `${tmp.path}/config.toml`,
+      '[plugins.inject]\nenabled = true\nterse = "ultra"\ncode = "off"\nholdout = 0.5\n',
+    );
+    await using up = startUpstream();
+    const sessions = Array.from({ length: 8 }, (_, i) => `user_x_session_${i}`);
+    {
+      await using proxy = await startProxy(tmp.path, up.url);
+      for (const id of sessions) {
+        for (let k = 0; k < 2; k++) {
+          const r = await fetch(`${proxy.url}/v1/messages`, {
+            method: "POST",
+            body: JSON.stringify({
+              model: "m",
+              max_tokens: 5,
+              metadata: { user_id: id },
+              messages: anthropicMessages(),
+            }),
+          });
+          await r.arrayBuffer();
+        }
+      }
+      await rows(tmp.path, sessions.length * 2);
+    }
+    const styled = up.received.map((q) => q.text.includes("[rtok style]"));
+    for (let i = 0; i < sessions.length; i++) {
+      strictEqual(styled[2 * i], styled[2 * i + 1], `both requests of ${sessions[i]} in one arm`);
+    }
+    const held = styled.filter((s) => !s).length / 2;
+    ok(held > 0 && held < sessions.length, `${held} of ${sessions.length} sessions held out`);
+    const db = new DatabaseSync(`${tmp.path}/rtok.db`, { readOnly: true });
+    try {
+      const arms = db.prepare("SELECT style_arm AS arm FROM proxy_requests ORDER BY id").all()
+        .map((r) => r.arm);
+      deepStrictEqual(arms, styled.map((s) => (s ? "styled" : "holdout")));
+    } finally {
+      db.close();
+    }
+    const json = await rtok(tmp.path, ["gain", "--format", "json"]);
+    const style = JSON.parse(json.out).proxy.style;
+    strictEqual(style.arms[0].requests + style.arms[1].requests, sessions.length * 2);
+    match(style.verdict, /^too little data to tell/);
+    const text = await rtok(tmp.path, ["gain"]);
+    match(text.out, /style holdout · output tokens per request/);
   },
 });
 

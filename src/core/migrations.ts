@@ -12,6 +12,7 @@ import search from "../../migrations/0004_search.sql" with { type: "text" };
 import host from "../../migrations/0005_host.sql" with { type: "text" };
 import memory from "../../migrations/0006_memory.sql" with { type: "text" };
 import guard from "../../migrations/0007_guard.sql" with { type: "text" };
+import styleArm from "../../migrations/0008_style_arm.sql" with { type: "text" };
 
 /** One embedded migration. */
 export interface Migration {
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: "host", sql: host },
   { version: 6, name: "memory", sql: memory },
   { version: 7, name: "guard", sql: guard },
+  { version: 8, name: "style_arm", sql: styleArm },
 ];

@@ -263,6 +263,8 @@ export interface ProxyReport {
   readonly results: readonly ProxyResult[];
   /** Why it left the body alone, when it did (`not JSON`). */
   readonly note?: string;
+  /** The style arm of the request's session (`styled`, `holdout`), when a style plugin ran. */
+  readonly style?: "styled" | "holdout";
 }
 
 /** The whole world a plugin sees. */

@@ -21,7 +21,12 @@ import {
   type ExpandRate,
   expandRates,
 } from "../plugins/measure/expand_rate.ts";
-import { type ProxyGain, proxyGain } from "../plugins/proxy/gain.ts";
+import {
+  type ProxyGain,
+  proxyGain,
+  type StyleComparison,
+  styleComparison,
+} from "../plugins/proxy/gain.ts";
 import { boot, drain, openStore } from "./_boot.ts";
 import { wholeNumber } from "./_flags.ts";
 import { print } from "./_io.ts";
@@ -96,12 +101,18 @@ export async function main(args: readonly string[]): Promise<number> {
       const summary = gainSummary(store, scope);
       const rates = expandRates(store, scope.project);
       const proxy = proxyGain(store);
+      const style = styleComparison(store);
       await print(
         format === "text"
-          ? summaryText(summary) + expandRateText(rates) + proxyText(proxy)
+          ? summaryText(summary) + expandRateText(rates) + proxyText(proxy) + styleText(style)
           : format === "json"
           ? JSON.stringify(
-            { estimated: true, ...summary, expandRates: rates, proxy: { real: true, ...proxy } },
+            {
+              estimated: true,
+              ...summary,
+              expandRates: rates,
+              proxy: { real: true, ...proxy, style },
+            },
             null,
             2,
           ) + "\n"
@@ -262,6 +273,22 @@ function proxyText(p: ProxyGain): string {
       2,
     )
     : "");
+}
+
+// The style holdout: output tokens per request in each arm, and what that shows, if anything.
+function styleText(s: StyleComparison): string {
+  if (s.arms.every((a) => a.requests === 0)) return "";
+  return [
+    "",
+    "style holdout · output tokens per request as the providers reported them",
+    "",
+    ...s.arms.map((a) =>
+      `${a.arm.padEnd(8)} ${a.requests} requests, mean ${a.meanOutputTokens} ` +
+      `(95 % interval ${a.low95} to ${a.high95})`
+    ),
+    s.verdict,
+    "",
+  ].join("\n");
 }
 
 function historyText(rows: readonly HistoryRow[]): string {

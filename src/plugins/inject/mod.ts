@@ -1,8 +1,9 @@
 /**
  * The `inject` plugin (off by default): adds a terse-answer style and a lean-code style to
  * the system prompt of each model request the proxy forwards. `[plugins.inject]` sets
- * `terse` and `code` to off, lite, full or ultra (both default to full). Its code loads on
- * the first request, never in any other surface.
+ * `terse` and `code` to off, lite, full or ultra (both default to full), and `holdout` the
+ * share of sessions that get no style (default 0.1), so `rtok gain` can compare the output
+ * tokens of both arms. Its code loads on the first request, never in any other surface.
  *
  * @module
  */
@@ -39,10 +40,19 @@ export const injectPlugin: Plugin = {
       return v as (typeof LEVELS)[number];
     };
     const text = styleText(level("terse"), level("code"));
-    if (text) {
+    if (!text) return null;
+    const { armOf, holdoutShare, sessionKey } = await lazyImport<
+      typeof import("./holdout.ts")
+    >(new URL("./holdout.ts", import.meta.url));
+    const key = sessionKey(req.api, req.body);
+    // A request that names no session is styled and counted in neither arm.
+    const arm = key === null ? null : armOf(key, holdoutShare(own));
+    if (arm !== "holdout") {
       const changed = injectStyle(req.api, req.body, text);
       if (changed !== null) req.body = changed;
     }
-    return null;
+    return arm === null
+      ? null
+      : { resultsSeen: 0, charsSeen: 0, charsSaved: 0, results: [], style: arm };
   },
 };

@@ -84,3 +84,101 @@ export function proxyGain(store: Store): ProxyGain {
     estimatedTokensSaved: Number(saved.n),
   };
 }
+
+/** Output tokens per request in one style arm. */
+export interface StyleArmStats {
+  /** The arm: the style injected, or held out. */
+  readonly arm: "styled" | "holdout";
+  /** Requests with a reported output token count. */
+  readonly requests: number;
+  /** Mean output tokens per request. */
+  readonly meanOutputTokens: number;
+  /** The mean's 95 % interval (normal approximation), low end. */
+  readonly low95: number;
+  /** …and high end. */
+  readonly high95: number;
+}
+
+/** The holdout comparison of the style injection. */
+export interface StyleComparison {
+  /** Both arms, styled first (an arm with no requests has zeros). */
+  readonly arms: readonly StyleArmStats[];
+  /** Styled minus held-out mean output tokens and its 95 % interval; `null` with too little data. */
+  readonly difference:
+    | { readonly mean: number; readonly low95: number; readonly high95: number }
+    | null;
+  /** One line saying what the data shows, or that there is too little to tell. */
+  readonly verdict: string;
+}
+
+/** Requests each arm needs before the comparison says anything. */
+export const MIN_ARM_REQUESTS = 30;
+
+const _Z95 = 1.96;
+
+/**
+ * Output tokens per request with the style and without it (the held-out sessions), over the
+ * successful model requests whose provider reported output tokens. Requests of one session are
+ * counted as independent, which makes the intervals somewhat narrower than they are.
+ */
+export function styleComparison(store: Store): StyleComparison {
+  const rows = store.db.prepare(
+    `SELECT style_arm AS arm, output_tokens AS out FROM proxy_requests
+     WHERE style_arm IN ('styled', 'holdout') AND output_tokens IS NOT NULL AND status < 400
+       AND route != 'count_tokens'`,
+  ).all() as { arm: "styled" | "holdout"; out: number }[];
+  const stats = (arm: "styled" | "holdout") => {
+    const xs = rows.filter((r) => r.arm === arm).map((r) => Number(r.out));
+    const n = xs.length;
+    const mean = n ? xs.reduce((a, b) => a + b, 0) / n : 0;
+    const variance = n > 1 ? xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1) : 0;
+    const half = n ? _Z95 * Math.sqrt(variance / n) : 0;
+    return {
+      arm,
+      requests: n,
+      meanOutputTokens: mean,
+      low95: mean - half,
+      high95: mean + half,
+      variance,
+    };
+  };
+  const styled = stats("styled");
+  const held = stats("holdout");
+  const arms = [styled, held].map(({ variance: _, ...a }) => _rounded(a));
+  if (styled.requests < MIN_ARM_REQUESTS || held.requests < MIN_ARM_REQUESTS) {
+    return {
+      arms,
+      difference: null,
+      verdict: `too little data to tell: ${styled.requests} styled and ${held.requests} held-out ` +
+        `requests; ${MIN_ARM_REQUESTS} in each are needed`,
+    };
+  }
+  const mean = styled.meanOutputTokens - held.meanOutputTokens;
+  const half = _Z95 *
+    Math.sqrt(styled.variance / styled.requests + held.variance / held.requests);
+  const difference = {
+    mean: _round(mean),
+    low95: _round(mean - half),
+    high95: _round(mean + half),
+  };
+  const range = `95 % interval ${difference.low95} to ${difference.high95}`;
+  const verdict = mean + half < 0
+    ? `styled answers are shorter: ${_round(-mean)} output tokens fewer per request (${range})`
+    : mean - half > 0
+    ? `styled answers are longer: ${_round(mean)} output tokens more per request (${range})`
+    : `no difference shown: the ${range} of styled minus held-out includes 0`;
+  return { arms, difference, verdict };
+}
+
+function _round(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+function _rounded(a: StyleArmStats): StyleArmStats {
+  return {
+    ...a,
+    meanOutputTokens: _round(a.meanOutputTokens),
+    low95: _round(a.low95),
+    high95: _round(a.high95),
+  };
+}

@@ -33,8 +33,8 @@ function _insert(db: DatabaseSync, row: ProxyRow): void {
   const info = db.prepare(
     `INSERT INTO proxy_requests (ts, provider, route, model, status, streamed, latency_ms,
        duration_ms, input_tokens, output_tokens, cache_write_tokens, cache_read_tokens,
-       results_seen, results_compressed, chars_seen, chars_saved, note)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       results_seen, results_compressed, chars_seen, chars_saved, note, style_arm)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     row.ts,
     row.provider,
@@ -53,6 +53,7 @@ function _insert(db: DatabaseSync, row: ProxyRow): void {
     row.charsSeen,
     row.charsSaved,
     row.note,
+    row.style ?? null,
   );
   const insert = db.prepare(
     `INSERT INTO proxy_results (request_id, shape, raw_chars, emitted_chars, raw_tokens,

@@ -48,6 +48,8 @@ export interface ProxyRow {
   readonly results: readonly ProxyResult[];
   /** Why the body went untouched, or what cut the response short. */
   readonly note: string | null;
+  /** The style arm of the request's session, when the style plugin ran. */
+  readonly style: string | null;
 }
 
 /** What the handler is given. */
@@ -121,6 +123,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
       charsSaved: prepared.charsSaved,
       results: prepared.results,
       note: prepared.note,
+      style: prepared.style,
     };
     let upstream: Response;
     try {
@@ -230,12 +233,20 @@ interface Prepared {
   readonly charsSaved: number;
   readonly results: readonly ProxyResult[];
   readonly note: string | null;
+  readonly style: string | null;
 }
 
 // Not fatal: the head of a body may end inside a character.
 const UTF8_HEAD = new TextDecoder("utf-8", { ignoreBOM: true });
 
-const UNTOUCHED = { model: null, resultsSeen: 0, charsSeen: 0, charsSaved: 0, results: [] };
+const UNTOUCHED = {
+  model: null,
+  resultsSeen: 0,
+  charsSeen: 0,
+  charsSaved: 0,
+  results: [],
+  style: null,
+};
 
 // Reads the body (up to `limit`) and lets the plugins change it. A body the proxy may not or
 // cannot read goes upstream as it came, streamed when it is large.
@@ -271,12 +282,14 @@ async function _prepareBody(
   let seen = 0, chars = 0, saved = 0;
   const results: ProxyResult[] = [];
   let note: string | null = null;
+  let style: string | null = null;
   for (const r of reports) {
     seen += r.resultsSeen;
     chars += r.charsSeen;
     saved += r.charsSaved;
     results.push(...r.results);
     note ??= r.note ?? null;
+    style ??= r.style ?? null;
   }
   return {
     body: request.encoded(),
@@ -286,6 +299,7 @@ async function _prepareBody(
     charsSaved: saved,
     results,
     note,
+    style,
   };
 }
 
