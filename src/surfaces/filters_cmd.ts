@@ -20,10 +20,14 @@ import {
 } from "../plugins/cmd/toml/sources.ts";
 import { type TestFailure, type Verified, verifyDefs } from "../plugins/cmd/toml/verify.ts";
 import { print } from "./_io.ts";
+import { readServedRaw, writeServedRaw } from "../core/served_raw.ts";
 
 const USAGE = `Usage: rtok filters list             every filter, its source, file and tests
        rtok filters show NAME        where NAME comes from, and its definition
        rtok filters verify [NAME]    run the embedded tests (exit 1 on a failure)
+       rtok filters reset FAMILY [--project DIR]
+                                     filter FAMILY again in this project (or DIR) after
+                                     rtok served it raw for its re-fetch rate
 
 Sources, first match wins: ${PROJECT_FILE} (after rtok trust), $RTOK_HOME/filters.toml,
 the built-in TOML filters, the built-in hand-written filters; else the output passes through.
@@ -50,6 +54,7 @@ export async function main(args: readonly string[]): Promise<number> {
   if (sub === "list" && rest.length === 0) return await _list();
   if (sub === "show" && rest.length === 1) return await _show(rest[0]);
   if (sub === "verify" && rest.length <= 1) return await _verify(rest[0] ?? null);
+  if (sub === "reset" && rest.length >= 1) return await _reset(rest);
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
     await print(USAGE);
     return 0;
@@ -256,4 +261,35 @@ async function _timeoutMs(home: string | null): Promise<number> {
   } catch {
     return defaultConfig().cmd.filterTimeoutMs;
   }
+}
+
+// `reset FAMILY [--project DIR]`: the family is filtered again there; its re-fetch rate
+// counts from now.
+async function _reset(args: readonly string[]): Promise<number> {
+  const at = args.indexOf("--project");
+  const project = at >= 0 ? args[at + 1] : Deno.cwd();
+  const family = (at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args).join(" ");
+  if (!project || family === "") {
+    throw new TypeError("rtok filters reset needs a family, like: rtok filters reset git log");
+  }
+  const home = homeOrNull();
+  if (home === null) throw new Error("Cannot find rtok's home: set RTOK_HOME or HOME");
+  const state = readServedRaw(home);
+  const raw = state.projects[project]?.[family];
+  if (!raw) {
+    await print(`${family} is not served raw in ${project}; nothing to reset\n`);
+    return 0;
+  }
+  const { [family]: _, ...rest } = state.projects[project];
+  const projects = { ...state.projects, [project]: rest };
+  if (Object.keys(rest).length === 0) delete projects[project];
+  writeServedRaw(home, {
+    projects,
+    resets: { ...state.resets, [project]: { ...state.resets[project], [family]: Date.now() } },
+  });
+  await print(
+    `${family} is filtered again in ${project}; its re-fetch rate counts from now ` +
+      `(it was ${raw.ratePct} %, ${raw.refetched} of ${raw.lossyRuns})\n`,
+  );
+  return 0;
 }

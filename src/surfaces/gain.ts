@@ -21,6 +21,8 @@ import {
   type ExpandRate,
   expandRates,
 } from "../plugins/measure/expand_rate.ts";
+import { readServedRaw } from "../core/served_raw.ts";
+import { type RefetchRate, refetchRates } from "../plugins/measure/refetch.ts";
 import {
   type ProxyGain,
   proxyGain,
@@ -102,15 +104,26 @@ export async function main(args: readonly string[]): Promise<number> {
       const rates = expandRates(store, scope.project);
       const proxy = proxyGain(store);
       const style = styleComparison(store);
+      const served = b.home ? readServedRaw(b.home) : { projects: {}, resets: {} };
+      const refetches = _byFamily(refetchRates(store, scope.project, served.resets));
+      const raw = Object.entries(served.projects).flatMap(([project, families]) =>
+        Object.entries(families).map(([family, r]) => ({ project, family, ...r }))
+      ).filter((r) =>
+        scope.project === null || r.project === scope.project ||
+        r.project.startsWith(`${scope.project.replace(/\/+$/, "")}/`)
+      );
       await print(
         format === "text"
-          ? summaryText(summary) + expandRateText(rates) + proxyText(proxy) + styleText(style)
+          ? summaryText(summary) + expandRateText(rates, refetches) + servedRawText(raw) +
+            proxyText(proxy) + styleText(style)
           : format === "json"
           ? JSON.stringify(
             {
               estimated: true,
               ...summary,
               expandRates: rates,
+              refetchRates: refetches,
+              servedRaw: raw,
               proxy: { real: true, ...proxy, style },
             },
             null,
@@ -206,17 +219,24 @@ function summaryText(s: GainSummary): string {
 }
 
 // The expand rate, a section of its own: lossy filters only, the too-aggressive ones marked.
-function expandRateText(rates: readonly ExpandRate[]): string {
+function expandRateText(
+  rates: readonly ExpandRate[],
+  refetches: readonly FamilyRefetch[] = [],
+): string {
   if (rates.length === 0) return "";
   const flagged = rates.filter((r) => r.flagged).length;
-  return "\nexpand rate: lossy outputs asked for again (rtok expand, MCP, or read from the archive)\n" +
+  const re = new Map(refetches.map((r) => [r.family, r]));
+  return "\nexpand rate: lossy outputs asked for again (rtok expand, MCP, or read from the archive);\n" +
+    "re-fetch rate: lossy outputs expanded or run again wider within 3 runs (since a reset)\n" +
     table(
-      ["filter", "lossy", "expands", "rate", ""],
+      ["filter", "lossy", "expands", "rate", "re-fetched", "rate", ""],
       rates.map((r) => [
         r.family,
         String(r.lossyRuns),
         String(r.expands),
         `${r.ratePct.toFixed(1)}%`,
+        String(re.get(r.family)?.refetched ?? 0),
+        `${(re.get(r.family)?.ratePct ?? 0).toFixed(1)}%`,
         r.flagged ? "too aggressive?" : "",
       ]),
       1,
@@ -273,6 +293,42 @@ function proxyText(p: ProxyGain): string {
       2,
     )
     : "");
+}
+
+/** A family's re-fetches over every project in scope. */
+interface FamilyRefetch {
+  readonly family: string;
+  readonly lossyRuns: number;
+  readonly refetched: number;
+  readonly ratePct: number;
+}
+
+function _byFamily(rates: readonly RefetchRate[]): FamilyRefetch[] {
+  const by = new Map<string, { lossy: number; re: number }>();
+  for (const r of rates) {
+    const c = by.get(r.family) ?? { lossy: 0, re: 0 };
+    c.lossy += r.lossyRuns;
+    c.re += r.refetched;
+    by.set(r.family, c);
+  }
+  return [...by].map(([family, c]) => ({
+    family,
+    lossyRuns: c.lossy,
+    refetched: c.re,
+    ratePct: Math.round((c.re / c.lossy) * 1000) / 10,
+  })).sort((a, b) => b.ratePct - a.ratePct || a.family.localeCompare(b.family));
+}
+
+// The families rtok serves raw, per project, and how to take each back.
+function servedRawText(
+  raw: readonly { project: string; family: string; ratePct: number }[],
+): string {
+  if (raw.length === 0) return "";
+  return "\nserved raw (agents fetched again too much of what the filter cut):\n" +
+    raw.map((r) =>
+      `  ${r.family} in ${r.project}: re-fetch rate ${r.ratePct.toFixed(1)}%; ` +
+      `rtok filters reset ${r.family} (in that directory) filters it again\n`
+    ).join("");
 }
 
 // The style holdout: output tokens per request in each arm, and what that shows, if anything.

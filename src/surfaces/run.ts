@@ -14,6 +14,7 @@ import { decodeText } from "../core/text.ts";
 import { quoteArgv } from "../core/shell.ts";
 import { readCapped, type Started, startProcess } from "../core/spawn.ts";
 import { type Boot, boot } from "./_boot.ts";
+import { readServedRaw, servedRawNote, writeServedRaw } from "../core/served_raw.ts";
 import { warn, writeStderr, writeStdout } from "./_io.ts";
 import type { Outcome } from "./mod.ts";
 import type { Written } from "./_run_output.ts";
@@ -156,6 +157,12 @@ export async function planRun(b: Boot, argv: readonly string[], cwd?: string): P
     match.filter.release?.();
     return { ...plain, passthrough: reason };
   }
+  // A family agents kept fetching again in this project goes out as the tool printed it.
+  const raw = b.home ? _servedRaw(b.home, cwd ?? Deno.cwd(), family) : null;
+  if (raw) {
+    match.filter.release?.();
+    return { ...plain, passthrough: `served raw in this project (re-fetch rate ${raw} %)` };
+  }
   const shaped = match.filter.shape?.(match.args) ?? null;
   const filterArgs = shaped ?? match.args;
   return {
@@ -179,6 +186,27 @@ const EXEC = 'exec "$0" "$@"';
 // Tools whose messages never name their argv[0] start directly, saving the shell's start-up
 // on the commands agents run most.
 const DIRECT = new Set(["git", "rg", "tree"]);
+
+// The re-fetch rate `family` is served raw at in `project`, or `null` when it is filtered; the
+// first run that serves it raw says so, once.
+function _servedRaw(home: string, project: string, family: string): number | null {
+  const state = readServedRaw(home);
+  const r = state.projects[project]?.[family];
+  if (!r) return null;
+  if (!r.told) {
+    warn(servedRawNote(family, r));
+    try {
+      writeServedRaw(home, {
+        ...state,
+        projects: {
+          ...state.projects,
+          [project]: { ...state.projects[project], [family]: { ...r, told: true } },
+        },
+      });
+    } catch { /* told again next time */ }
+  }
+  return r.ratePct;
+}
 
 /** The argv that starts `tool` with `args` as if the shell ran it by its name. */
 export function toolArgv(tool: string, args: readonly string[]): string[] {

@@ -30,6 +30,8 @@ import type { Decision } from "../../rewrite/decide.ts";
 import { planRewrite } from "../../rewrite/plan.ts";
 import { FILTER_LOADERS, hasOwnFilterFiles } from "./loaders.ts";
 import { composeFiltered } from "./compose.ts";
+import { servedRaw } from "../../core/served_raw.ts";
+import { rtokHome } from "../../core/config.ts";
 
 /** Calls remembered between their PreToolUse and PostToolUse, at most. */
 export const MAX_WATCHED = 256;
@@ -119,6 +121,8 @@ function _plainCommand(
   if (c.family === null || c.prefixed || c.redirected || c.dynamic) return null;
   const { prefix, args } = splitArgv(c.argv);
   if (!_watchable(c.family, args) || hasOwnFilterFiles(cwd)) return null;
+  // Served raw in this project: its rtok form says so once, and passes the output through.
+  if (_servedRawHere(cwd, c.family)) return null;
   return { family: c.family, prefix, args };
 }
 
@@ -148,6 +152,14 @@ export async function filterByCommand(
     at: now,
     until: now,
   });
+}
+
+function _servedRawHere(cwd: string, family: string): boolean {
+  try {
+    return servedRaw(rtokHome(), cwd, family) !== null;
+  } catch {
+    return false; // no home: nothing is served raw
+  }
 }
 
 function _remember(id: string, w: _Watch): void {

@@ -16,6 +16,7 @@ import type {
 import type { SpoolEntry } from "../../core/spool.ts";
 import type { Store } from "../../core/store.ts";
 import { ingestLedger } from "./ledger.ts";
+import { updateServedRaw } from "./refetch.ts";
 
 /** The `measure` plugin. */
 export const measurePlugin: Plugin = {
@@ -51,5 +52,9 @@ export const measurePlugin: Plugin = {
   },
   ingest(entries: readonly SpoolEntry[], store: Store, ctx: Ctx): void {
     ingestLedger(store.db, entries, ctx.config.ledger.retentionDays);
+    // Which families agents keep fetching again, per project: those are served raw there.
+    if (ctx.home && entries.some((e) => e.kind === "measure.run")) {
+      updateServedRaw(store, ctx.home);
+    }
   },
 };
