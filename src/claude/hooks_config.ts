@@ -209,19 +209,22 @@ export function installHooks(
   let updated = 0;
   for (const { event, matcher } of HOOK_EVENTS) {
     if (!Object.hasOwn(table, event)) table[event] = [];
-    const want: Record<string, unknown>[] = serve
+    // Claude Code runs no HTTP hook on SessionStart (seen with 2.1.332: "HTTP hooks are not
+    // supported for SessionStart"): there the server is started and the event answered by
+    // commands.
+    const want: Record<string, unknown>[] = !serve
+      ? [{ type: "command", command, timeout: HOOK_TIMEOUT_S }]
+      : event === "SessionStart"
       ? [
-        ...(event === "SessionStart"
-          ? [{ type: "command", command: serve.ensure, timeout: HOOK_TIMEOUT_S }]
-          : []),
-        {
-          type: "http",
-          url: serve.url,
-          headers: { Authorization: `Bearer ${serve.secret}` },
-          timeout: HOOK_TIMEOUT_S,
-        },
+        { type: "command", command: serve.ensure, timeout: HOOK_TIMEOUT_S },
+        { type: "command", command, timeout: HOOK_TIMEOUT_S },
       ]
-      : [{ type: "command", command, timeout: HOOK_TIMEOUT_S }];
+      : [{
+        type: "http",
+        url: serve.url,
+        headers: { Authorization: `Bearer ${serve.secret}` },
+        timeout: HOOK_TIMEOUT_S,
+      }];
     const groups = table[event];
     const mine = groups.flatMap((g) => g.hooks.filter((h) => _isRtok(h)));
     const same = mine.length === want.length &&

@@ -302,7 +302,7 @@ const SERVE = {
   ensure: "rtok serve --ensure",
 };
 
-Deno.test("installHooks() with a server points every event at it, and SessionStart keeps it running", () => {
+Deno.test("installHooks() with a server points every event but SessionStart at it; SessionStart starts it and runs the command hook", () => {
   const user = { matcher: "Bash", hooks: [{ type: "command", command: "my-audit.sh" }] };
   const before: Settings = { model: "x", hooks: { PreToolUse: [user] } };
   const { settings, added } = installHooks(before, "rtok hook claude", SERVE);
@@ -321,7 +321,9 @@ Deno.test("installHooks() with a server points every event at it, and SessionSta
       timeout: HOOK_TIMEOUT_S,
     };
     const ensure = { type: "command", command: "rtok serve --ensure", timeout: HOOK_TIMEOUT_S };
-    deepStrictEqual(mine, event === "SessionStart" ? [ensure, http] : [http], event);
+    // Claude Code runs no HTTP hook on SessionStart.
+    const hook = { type: "command", command: "rtok hook claude", timeout: HOOK_TIMEOUT_S };
+    deepStrictEqual(mine, event === "SessionStart" ? [ensure, hook] : [http], event);
   }
   const again = installHooks(settings, "rtok hook claude", SERVE);
   deepStrictEqual([again.added, again.updated], [0, 0]);
@@ -335,7 +337,7 @@ Deno.test("installHooks() moves between command hooks and the server, and uninst
   deepStrictEqual(back.settings, installHooks({}, "rtok hook claude").settings);
   strictEqual(back.updated, HOOK_EVENTS.length);
   const moved = installHooks(served, "rtok hook claude", { ...SERVE, secret: "new" });
-  strictEqual(moved.updated, HOOK_EVENTS.length, "a new secret is written to every event");
+  strictEqual(moved.updated, HOOK_EVENTS.length - 1, "a new secret is written to every HTTP hook");
   deepStrictEqual(uninstallHooks(served).settings, {});
   strictEqual(uninstallHooks(served).removed, HOOK_EVENTS.length + 1);
   strictEqual(isRtokEnsureCommand("/home/u/.deno/bin/rtok serve --ensure"), true);

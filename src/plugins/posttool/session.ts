@@ -59,7 +59,8 @@ function _sweep(dir: string): void {
   const cutoff = Date.now() - _STALE_MS;
   try {
     for (const e of Deno.readDirSync(dir)) {
-      if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+      // Every session file, whichever plugin keeps it (`<id>.jsonl`, `<id>.digest.json`…).
+      if (!e.isFile) continue;
       const path = joinPath(dir, e.name);
       if ((Deno.statSync(path).mtime?.getTime() ?? Date.now()) < cutoff) Deno.removeSync(path);
     }
