@@ -1,10 +1,461 @@
 /**
- * `rtok discover`: not built yet (an engineer is building it).
+ * `rtok discover`: what Claude Code's transcripts say rtok saved and missed. It reads
+ * `~/.claude/projects/*\/*.jsonl` (or `$CLAUDE_CONFIG_DIR/projects`, or the files and
+ * directories named) and reports, per project and per session, the tool calls by tool and
+ * command family, the result chars that went through rtok and those that did not, the Bash
+ * commands rtok's hook would have filtered, the unfiltered families that cost the most, and
+ * the chars the missed filters would have saved at each family's measured saving. It prints
+ * counts, commands and paths, never a transcript's text.
  *
  * @module
  */
 
-/** Runs `rtok discover`. */
-export function main(_args: readonly string[]): Promise<number> {
-  return Promise.reject(new Error("rtok discover is not built yet"));
+import { parseArgs } from "node:util";
+import { familyOf, toolName } from "../core/command.ts";
+import { joinPath } from "../core/paths.ts";
+import { isRtokHookCommand, isRtokHttpHook } from "../claude/hooks_config.ts";
+import {
+  addCalls,
+  callsSince,
+  type Classifier,
+  type CommandView,
+  emptyTotals,
+  type SessionRead,
+  type Totals,
+  TranscriptReader,
+} from "../claude/transcript_stats.ts";
+import { planRewrite } from "../rewrite/plan.ts";
+import { rewriteRule } from "../rewrite/rules.ts";
+import { print } from "./_io.ts";
+
+/** `rtok discover --help`. */
+export const DISCOVER_HELP =
+  `rtok discover: what Claude Code's transcripts say rtok saved and missed
+
+Usage: rtok discover [--since 7d|24h|2026-12-01] [--project PATH] [--format text|json] [PATH…]
+
+  PATH        transcripts to read: .jsonl files, a project's directory, or a directory of
+              projects (default: ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects)
+  --since     only tool calls made since then: N days (7d), hours (24h), weeks (2w), or a date
+  --project   only sessions whose working directory is PATH or below it (default: all)
+  --format    text (default) or json
+
+Per project and per session: tool calls by tool and by command family; the chars of tool
+results that went through rtok (a pointer line, a command run as rtok, or rtok's hook
+replaced the output) and those that did not; the Bash commands rtok's hook would have
+filtered had it been installed, with the chars their filters would have saved at each
+family's measured saving (an estimate); the families with no filter that cost the most.
+Lines that are not JSON, lines and files of a shape rtok does not know, and missing paths
+are skipped and counted. Only counts, commands and paths are printed, never a transcript.
+`;
+
+/** What was skipped, counted. */
+export interface Skipped {
+  /** Lines that were not JSON objects. */
+  badLines: number;
+  /** JSON lines of a shape rtok does not know. */
+  unknownLines: number;
+  /** Files with no line of a known kind (not a Claude Code transcript rtok knows). */
+  unknownTranscripts: number;
+  /** Paths that did not exist. */
+  missingPaths: number;
+  /** Files or directories that could not be read. */
+  unreadable: number;
+}
+
+/** One session's report. */
+export interface SessionReport {
+  /** The session id. */
+  readonly session: string;
+  /** Its transcript. */
+  readonly path: string;
+  /** Its counts. */
+  readonly totals: Totals;
+}
+
+/** One project's report. */
+export interface ProjectReport {
+  /** The project's directory (the sessions' `cwd`), or the transcript directory's name. */
+  readonly project: string;
+  /** Its counts over every session. */
+  readonly totals: Totals;
+  /** Its sessions, newest first. */
+  readonly sessions: SessionReport[];
+}
+
+/** The whole report, as `--format json` prints it. */
+export interface DiscoverReport {
+  /** The paths read. */
+  readonly roots: readonly string[];
+  /** `--since`, as an ISO time, or `null`. */
+  readonly since: string | null;
+  /** `--project`, resolved, or `null`. */
+  readonly project: string | null;
+  /** Transcript files read. */
+  files: number;
+  /** Non-empty lines read. */
+  lines: number;
+  /** What was skipped. */
+  readonly skipped: Skipped;
+  /** Counts over every project. */
+  readonly totals: Totals;
+  /** Per project, most calls first. */
+  readonly projects: ProjectReport[];
+}
+
+/** `--since` read into a time: `7d`, `24h`, `2w` before `now`, or a date / ISO time. */
+export function parseSince(text: string, now: Date = new Date()): Date {
+  const rel = /^(\d+)([hdw])$/.exec(text);
+  if (rel) {
+    const hours = Number(rel[1]) * (rel[2] === "h" ? 1 : rel[2] === "d" ? 24 : 24 * 7);
+    return new Date(now.getTime() - hours * 3_600_000);
+  }
+  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
+    const d = new Date(text);
+    if (!Number.isNaN(d.getTime())) return d;
+  }
+  throw new TypeError(`--since "${text}": expected 7d, 24h, 2w or a date like 2026-12-01`);
+}
+
+// Commands that set the scene rather than produce the output a family is named for.
+const _SCENE = new Set(["cd", "pushd", "popd", "export", "set", "source", ".", "true", "unset"]);
+
+/** The classifier `rtok discover` uses: rtok's own rewrite rules and hook predicates. */
+export function rtokClassifier(): Classifier {
+  const memo = new Map<string, CommandView>();
+  return {
+    command(line: string): CommandView {
+      let v = memo.get(line);
+      if (!v) {
+        v = _view(line);
+        memo.set(line, v);
+      }
+      return v;
+    },
+    isRtokHook(command: string): boolean {
+      return isRtokHookCommand(command) || isRtokHttpHook({ type: "http", url: command });
+    },
+    saving(family: string): number | null {
+      return rewriteRule(family)?.saving ?? null;
+    },
+  };
+}
+
+function _view(line: string): CommandView {
+  const plan = planRewrite(line);
+  if (plan.kind === "refused") {
+    // A line the rewrite cannot vouch for: named by its first words, as far as they go.
+    const words = line.trim().split(/[\s;&|()]+/).filter((w) => w !== "");
+    return {
+      family: words.length ? familyOf(words) : "(empty)",
+      filterFamily: null,
+      runsRtok: false,
+    };
+  }
+  const runs = plan.commands.filter((c) => c.argv.length > 0);
+  const runsRtok = runs.some((c) => toolName(c.argv[0]) === "rtok");
+  const filterFamily = plan.commands.find((c) => c.family !== null)?.family ?? null;
+  const main = runs.find((c) => !_SCENE.has(toolName(c.argv[0]))) ?? runs[runs.length - 1];
+  // `rtok git log` is counted under the family rtok runs, `git log`.
+  const argv = main && toolName(main.argv[0]) === "rtok" && main.argv.length > 1
+    ? main.argv.slice(1)
+    : main?.argv;
+  const family = filterFamily ?? (argv ? familyOf(argv) : "(empty)");
+  return { family, filterFamily, runsRtok };
+}
+
+// The transcript files under `path`: itself, its *.jsonl, or its directories' *.jsonl.
+function _files(path: string, skipped: Skipped): string[] {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) skipped.missingPaths++;
+    else skipped.unreadable++;
+    return [];
+  }
+  if (info.isFile) return [path];
+  const out: string[] = [];
+  const list = (dir: string, depth: number) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      skipped.unreadable++;
+      return;
+    }
+    for (const e of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+      const p = joinPath(dir, e.name);
+      if ((e.isFile || e.isSymlink) && e.name.endsWith(".jsonl")) out.push(p);
+      else if (e.isDirectory && depth > 0) list(p, depth - 1);
+    }
+  };
+  list(path, 1);
+  return out;
+}
+
+// Reads one transcript as a stream of lines, so a large one is never held whole.
+async function _read(
+  path: string,
+  classifier: Classifier,
+  skipped: Skipped,
+): Promise<SessionRead | null> {
+  const name = path.slice(path.lastIndexOf("/") + 1).replace(/\.jsonl$/, "");
+  const reader = new TranscriptReader(name, classifier);
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) skipped.missingPaths++;
+    else skipped.unreadable++;
+    return null;
+  }
+  try {
+    const decoder = new TextDecoder();
+    let rest = "";
+    for await (const chunk of file.readable) {
+      const text = rest + decoder.decode(chunk, { stream: true });
+      const lines = text.split("\n");
+      rest = lines.pop() ?? "";
+      for (const l of lines) reader.line(l.endsWith("\r") ? l.slice(0, -1) : l);
+    }
+    reader.line(rest + decoder.decode());
+  } catch {
+    skipped.unreadable++;
+    return null;
+  }
+  return reader.finish();
+}
+
+function _under(cwd: string, project: string): boolean {
+  return cwd === project || cwd.startsWith(project === "/" ? "/" : `${project}/`);
+}
+
+function _absolute(path: string): string {
+  const abs = path.startsWith("/") ? path : joinPath(Deno.cwd(), path);
+  const parts: string[] = [];
+  for (const p of abs.split("/")) {
+    if (p === "" || p === ".") continue;
+    if (p === "..") parts.pop();
+    else parts.push(p);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/** The default transcript root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
+export function defaultRoot(): string {
+  const config = Deno.env.get("CLAUDE_CONFIG_DIR");
+  if (config) return joinPath(config, "projects");
+  return joinPath(joinPath(Deno.env.get("HOME") ?? "", ".claude"), "projects");
+}
+
+/** Builds the report over `roots`. Never throws on a transcript's content. */
+export async function discover(
+  roots: readonly string[],
+  opts: { readonly since: Date | null; readonly project: string | null },
+  classifier: Classifier = rtokClassifier(),
+): Promise<DiscoverReport> {
+  const skipped: Skipped = {
+    badLines: 0,
+    unknownLines: 0,
+    unknownTranscripts: 0,
+    missingPaths: 0,
+    unreadable: 0,
+  };
+  const report: DiscoverReport = {
+    roots,
+    since: opts.since?.toISOString() ?? null,
+    project: opts.project,
+    files: 0,
+    lines: 0,
+    skipped,
+    totals: emptyTotals(),
+    projects: [],
+  };
+  const projects = new Map<string, ProjectReport>();
+  for (const path of [...new Set(roots.flatMap((r) => _files(r, skipped)))]) {
+    if (opts.since) {
+      try {
+        if ((Deno.statSync(path).mtime?.getTime() ?? Infinity) < opts.since.getTime()) continue;
+      } catch { /* _read counts it */ }
+    }
+    const read = await _read(path, classifier, skipped);
+    if (!read) continue;
+    report.files++;
+    report.lines += read.lines;
+    skipped.badLines += read.badLines;
+    skipped.unknownLines += read.unknownLines;
+    if (!read.known) {
+      skipped.unknownTranscripts++;
+      continue;
+    }
+    const dir = path.slice(0, path.lastIndexOf("/"));
+    const project = read.cwd ?? dir.slice(dir.lastIndexOf("/") + 1);
+    if (opts.project && !_under(project, opts.project)) continue;
+    const calls = callsSince(read, opts.since);
+    if (opts.since && calls.length === 0) continue;
+    const totals = emptyTotals();
+    totals.sessions = 1;
+    addCalls(totals, calls, classifier);
+    let p = projects.get(project);
+    if (!p) {
+      p = { project, totals: emptyTotals(), sessions: [] };
+      projects.set(project, p);
+    }
+    p.totals.sessions++;
+    addCalls(p.totals, calls, classifier);
+    p.sessions.push({ session: read.session, path, totals });
+    report.totals.sessions++;
+    addCalls(report.totals, calls, classifier);
+  }
+  report.projects.push(
+    ...[...projects.values()].sort((a, b) =>
+      b.totals.all.calls - a.totals.all.calls || (a.project < b.project ? -1 : 1)
+    ),
+  );
+  return report;
+}
+
+const _n = (n: number): string => n.toLocaleString("en-US");
+const _s = (n: number, one: string, many = `${one}s`): string => `${_n(n)} ${n === 1 ? one : many}`;
+
+function _skippedLine(s: Skipped): string {
+  const parts = [
+    s.badLines ? _s(s.badLines, "line not JSON", "lines not JSON") : "",
+    s.unknownLines
+      ? _s(s.unknownLines, "line of an unknown shape", "lines of an unknown shape")
+      : "",
+    s.unknownTranscripts
+      ? _s(s.unknownTranscripts, "file of an unknown format", "files of an unknown format")
+      : "",
+    s.missingPaths ? _s(s.missingPaths, "missing path") : "",
+    s.unreadable ? _s(s.unreadable, "unreadable path") : "",
+  ].filter((x) => x);
+  return `Skipped: ${parts.length ? parts.join(", ") : "nothing"}\n`;
+}
+
+function _rows(rows: readonly (readonly string[])[], indent: string): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) =>
+    indent + r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  ")
+      .trimEnd() +
+    "\n"
+  ).join("");
+}
+
+function _totalsText(t: Totals): string {
+  let out = "";
+  const tools = Object.entries(t.byTool).sort((a, b) => b[1].chars - a[1].chars);
+  if (tools.length) {
+    out += _rows([
+      ["tool", "calls", "chars"],
+      ...tools.map(([k, v]) => [k, _n(v.calls), _n(v.chars)]),
+    ], "  ");
+  }
+  const fams = Object.entries(t.byFamily).sort((a, b) => b[1].chars - a[1].chars);
+  if (fams.length) {
+    out += _rows([
+      ["Bash family", "calls", "chars", "filter", "through rtok"],
+      ...fams.map((
+        [k, v],
+      ) => [k, _n(v.calls), _n(v.chars), v.filtered ? "yes" : "no", _n(v.throughCalls)]),
+    ], "  ");
+  }
+  out += _rows([
+    ["results", "calls", "chars"],
+    ["through rtok", _n(t.through.calls), _n(t.through.chars)],
+    ["not through rtok", _n(t.notThrough.calls), _n(t.notThrough.chars)],
+    ["seen by rtok's hook", _n(t.hooked.calls), _n(t.hooked.chars)],
+    ["rtok would have filtered", _n(t.wouldFilter.calls), _n(t.wouldFilter.chars)],
+  ], "  ");
+  const w = t.wouldFilter;
+  if (w.calls) {
+    out +=
+      `  missed saving (estimate, at each family's measured saving): ${_n(w.missedChars)} chars,` +
+      ` ~${_n(w.missedTokens)} tokens` +
+      (w.unmeasured ? `; ${_s(w.unmeasured, "call")} of a family with no measured saving` : "") +
+      "\n";
+    out += "  commands rtok would have filtered:\n";
+    out += _rows(
+      [
+        ["command", "family", "calls", "chars", "saved"],
+        ...t.commands.slice(0, 10).map((c) => [
+          c.command.replace(/\s+/g, " ").slice(0, 80),
+          c.family,
+          _n(c.calls),
+          _n(c.chars),
+          _n(c.missedChars),
+        ]),
+      ],
+      "    ",
+    );
+  }
+  if (t.unfiltered.length) {
+    out += "  costliest families with no filter:\n";
+    out += _rows(
+      [
+        ["family", "calls", "chars"],
+        ...t.unfiltered.slice(0, 10).map((u) => [u.family, _n(u.calls), _n(u.chars)]),
+      ],
+      "    ",
+    );
+  }
+  return out;
+}
+
+/** The report as text. */
+export function discoverText(r: DiscoverReport): string {
+  const t = r.totals;
+  let out = `rtok discover: ${_s(t.sessions, "session")}, ${_s(t.all.calls, "tool call")} in ` +
+    `${_s(r.projects.length, "project")} (${_s(r.files, "transcript")}, ${
+      _s(r.lines, "line")
+    } read` +
+    ` under ${r.roots.join(", ")})\n`;
+  out += _skippedLine(r.skipped);
+  if (r.since) out += `Since ${r.since}\n`;
+  if (t.sessions === 0) return out;
+  out += `\nAll projects\n${_totalsText(t)}`;
+  for (const p of r.projects) {
+    out += `\nProject ${p.project}: ${_s(p.totals.sessions, "session")}\n${_totalsText(p.totals)}`;
+    for (const s of p.sessions) {
+      const x = s.totals;
+      out += `  session ${s.session}: ${_s(x.all.calls, "call")}, ` +
+        `${_n(x.through.calls)} through rtok (${_n(x.through.chars)} chars), ` +
+        `${_n(x.notThrough.calls)} not (${_n(x.notThrough.chars)} chars), ` +
+        `${_n(x.wouldFilter.calls)} rtok would have filtered (${
+          _n(x.wouldFilter.missedChars)
+        } chars saved)` +
+        `\n    ${s.path}\n`;
+    }
+  }
+  return out;
+}
+
+/** Runs `rtok discover`; returns the exit code. */
+export async function main(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: {
+      since: { type: "string" },
+      project: { type: "string" },
+      format: { type: "string", default: "text" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    await print(DISCOVER_HELP);
+    return 0;
+  }
+  const format = values.format;
+  if (format !== "text" && format !== "json") {
+    throw new TypeError(`--format "${format}": expected text or json`);
+  }
+  const since = values.since === undefined ? null : parseSince(values.since);
+  const project = values.project === undefined ? null : _absolute(values.project);
+  const roots = positionals.length ? positionals.map(_absolute) : [defaultRoot()];
+  const report = await discover(roots, { since, project });
+  await print(format === "json" ? JSON.stringify(report, null, 2) + "\n" : discoverText(report));
+  return 0;
 }
