@@ -100,9 +100,10 @@ Deno.test({
     };
     Deno.mkdirSync(env.HOME);
     using _server = { [Symbol.dispose]: () => stopServer(env.RTOK_HOME) };
-    // Command hooks: Claude Code skips HTTP hooks on SessionStart ("HTTP hooks are not
-    // supported for SessionStart"), so through rtok serve the injection never leaves.
-    const init = await run("rtok", ["init", "--no-serve"], { env, cwd: dir });
+    // The default install, through rtok serve: Claude Code skips HTTP hooks on SessionStart
+    // ("HTTP hooks are not supported for SessionStart"), so init gives SessionStart the command
+    // hook, and the injection leaves through it.
+    const init = await run("rtok", ["init"], { env, cwd: dir });
     strictEqual(init.code, 0, init.err);
     await using api = standIn(calls);
 
