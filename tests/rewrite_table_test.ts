@@ -100,6 +100,8 @@ class World implements Disposable {
     Deno.mkdirSync(this.bin);
     Deno.mkdirSync(this.project);
     Deno.mkdirSync(this.rtokHome);
+    // The rewrite rules' own table: the guard (its own table in src/plugins/guard) stays out.
+    Deno.writeTextFileSync(`${this.rtokHome}/config.toml`, "[plugins.guard]\nenabled = false\n");
     Deno.writeTextFileSync(`${this.bin}/rtok`, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
     Deno.chmodSync(`${this.bin}/rtok`, 0o755);
   }
@@ -172,7 +174,9 @@ async function inProcess(world: World, c: RewriteCase, dir: string): Promise<Out
   const { env, toolInput, payload } = caseSetup(world, c, dir);
   const d = rewriteLine(c.line, env, world.project);
   const printed = d.verdict === "allow" || d.verdict === "ask" ? `${d.command}\n` : "";
-  const deps = makeHookDeps({ config: defaultConfig(), home: world.rtokHome, env });
+  const config = defaultConfig();
+  config.plugins.guard = { enabled: false };
+  const deps = makeHookDeps({ config, home: world.rtokHome, env });
   const h = await answerClaudeHook(new TextEncoder().encode(payload), deps);
   const failure = h.failure ?? deps.registry.errors.map((e) => String(e.error)).join("; ");
   return {

@@ -31,6 +31,11 @@ Usage:
   rtok doctor              check the install, the hook, the store, rival hooks
   rtok rewrite <line>      the hook's rewrite of a command line and its verdict
   rtok filters list|show|verify   the filters in effect, one's definition, their tests
+  rtok filters reset FAMILY        filter FAMILY again where rtok served it raw
+  rtok memory              the session digest rtok keeps across compaction
+                           (--session ID, --format text|json)
+  rtok discover            what Claude Code's transcripts say rtok saved and missed
+                           (--since, --project, --format text|json; counts only)
   rtok trust               use ./.rtok/filters.toml's filters (pins its sha256);
                            $RTOK_HOME/filters.toml is always used
   rtok untrust             stop using ./.rtok/filters.toml

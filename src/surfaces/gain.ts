@@ -22,6 +22,7 @@ import {
   expandRates,
 } from "../plugins/measure/expand_rate.ts";
 import { readServedRaw } from "../core/served_raw.ts";
+import { guardReport, guardText } from "../plugins/guard/report.ts";
 import { type RefetchRate, refetchRates } from "../plugins/measure/refetch.ts";
 import {
   type ProxyGain,
@@ -104,6 +105,7 @@ export async function main(args: readonly string[]): Promise<number> {
       const rates = expandRates(store, scope.project);
       const proxy = proxyGain(store);
       const style = styleComparison(store);
+      const guard = guardReport(store, scope);
       const served = b.home ? readServedRaw(b.home) : { projects: {}, resets: {} };
       const refetches = _byFamily(refetchRates(store, scope.project, served.resets));
       const raw = Object.entries(served.projects).flatMap(([project, families]) =>
@@ -115,7 +117,7 @@ export async function main(args: readonly string[]): Promise<number> {
       await print(
         format === "text"
           ? summaryText(summary) + expandRateText(rates, refetches) + servedRawText(raw) +
-            proxyText(proxy) + styleText(style)
+            proxyText(proxy) + styleText(style) + guardText(guard)
           : format === "json"
           ? JSON.stringify(
             {
@@ -125,6 +127,7 @@ export async function main(args: readonly string[]): Promise<number> {
               refetchRates: refetches,
               servedRaw: raw,
               proxy: { real: true, ...proxy, style },
+              guard,
             },
             null,
             2,

@@ -1,0 +1,147 @@
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { inspectLine, type InspectOptions, VENDOR_DIRS } from "./rules.ts";
+
+// A project with code, every vendor directory (each with matches), and files to copy and pack.
+function project(dir: string): void {
+  const put = (path: string, text: string) => {
+    Deno.mkdirSync(`${dir}/${path}`.replace(/\/[^/]*$/, ""), { recursive: true });
+    Deno.writeTextFileSync(`${dir}/${path}`, text);
+  };
+  for (const v of VENDOR_DIRS) {
+    for (let i = 0; i < 30; i++) put(`${v}/deep/f${i}.js`, `needle ${v} ${i}\n`);
+  }
+  for (let i = 0; i < 5; i++) put(`src/m${i}.ts`, `export const needle${i} = ${i};\n`);
+  put("src/sub/x.js", "needle in sub\n");
+  put("README.md", "needle docs\n");
+}
+
+function opts(cwd: string): InspectOptions {
+  return { cwd, off: new Set(), readLines: 250, readChars: 12_000, rtok: () => "rtok" };
+}
+
+async function sh(line: string, cwd: string): Promise<string> {
+  const o = await new Deno.Command("bash", {
+    args: ["-c", line],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return new TextDecoder().decode(o.stdout);
+}
+
+const sorted = (text: string) => text.split("\n").filter(Boolean).sort();
+const inVendor = (l: string) =>
+  VENDOR_DIRS.some((v) => new RegExp(`(^|/)${v.replace(".", "\\.")}(/|:|$)`).test(l));
+
+// Each search, rewritten, finds exactly what it found before outside the vendor directories.
+const SEARCHES = [
+  "grep -r needle .",
+  "grep -rn needle",
+  "grep -rl needle .",
+  "egrep -r 'needle|docs' .",
+  "grep -R -c needle .",
+  "find .",
+  "find . -name '*.js'",
+  "find . -type f -name 'f1*'",
+  "find . -name '*.js' -o -name '*.md'",
+  "find . -type f -exec grep -l needle {} \\;",
+  "find . -maxdepth 3 -type d",
+  "tree --noreport -i -f",
+];
+
+Deno.test("inspectLine: a rewritten search finds the same outside the vendor directories", async (t) => {
+  const dir = Deno.makeTempDirSync({ prefix: "rtok-guard-rules-" });
+  try {
+    project(dir);
+    for (const line of SEARCHES) {
+      await t.step(line, async () => {
+        const f = inspectLine(line, opts(dir));
+        ok(f && f.action === "rewrite", `rewritten: ${JSON.stringify(f)}`);
+        if (f?.action !== "rewrite") return;
+        const before = sorted(await sh(line, dir));
+        const after = sorted(await sh(f.line, dir));
+        ok(before.some(inVendor), "the original walks a vendor directory");
+        const expected = line.startsWith("tree")
+          ? before.filter((l) => !inVendor(l) || l.includes("/.git"))
+          : before.filter((l) => !inVendor(l));
+        deepStrictEqual(after, expected);
+        ok(after.length < before.length);
+      });
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+// Each file command, rewritten without its verbose flag, leaves the same files behind and says less.
+const FILE_OPS = [
+  "cp -rv src out",
+  "cp -v README.md copy.md",
+  "mv -v README.md moved.md",
+  "mkdir -pv a/b/c",
+  "rm -rfv src",
+  "chmod -Rv 700 src",
+  "tar -czvf out.tgz src",
+  "mkdir x && tar -xvzf ../pack.tgz -C x",
+];
+
+function tree(dir: string, at = ""): string[] {
+  const out: string[] = [];
+  for (const e of [...Deno.readDirSync(`${dir}${at}`)].sort((a, b) => a.name < b.name ? -1 : 1)) {
+    const path = `${at}/${e.name}`;
+    const mode = (Deno.statSync(`${dir}${path}`).mode ?? 0) & 0o777;
+    if (e.isDirectory) out.push(`${path}/ ${mode.toString(8)}`, ...tree(dir, path));
+    else if (!path.endsWith(".tgz")) {
+      out.push(`${path} ${mode.toString(8)} ${Deno.readTextFileSync(`${dir}${path}`)}`);
+    }
+  }
+  return out;
+}
+
+Deno.test("inspectLine: a file command without -v has the same effect, printing less", async (t) => {
+  const root = Deno.makeTempDirSync({ prefix: "rtok-guard-verbose-" });
+  try {
+    Deno.mkdirSync(`${root}/pack/src`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/pack/src/packed.ts`, "packed\n");
+    await sh("tar -czf ../pack.tgz src", `${root}/pack`);
+    let n = 0;
+    for (const line of FILE_OPS) {
+      await t.step(line, async () => {
+        const a = `${root}/a${n}`;
+        const b = `${root}/b${n++}`;
+        for (const d of [a, b]) {
+          Deno.mkdirSync(`${d}/src/sub`, { recursive: true });
+          Deno.writeTextFileSync(`${d}/src/one.ts`, "one\n");
+          Deno.writeTextFileSync(`${d}/src/sub/two.ts`, "two\n");
+          Deno.writeTextFileSync(`${d}/README.md`, "readme\n");
+        }
+        const f = inspectLine(line, opts(a));
+        ok(f && f.action === "rewrite" && f.rule === "verbose", JSON.stringify(f));
+        if (f?.action !== "rewrite") return;
+        const loud = await sh(line, a);
+        const quiet = await sh(f.line, b);
+        deepStrictEqual(tree(b), tree(a));
+        ok(loud.length > 0, "the original lists what it did");
+        strictEqual(quiet, "");
+      });
+    }
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("inspectLine: a rule in off is not applied", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "rtok-guard-off-" });
+  try {
+    project(dir);
+    const o = opts(dir);
+    strictEqual(inspectLine("grep -r needle .", { ...o, off: new Set(["grep-vendor"]) }), null);
+    strictEqual(inspectLine("find .", { ...o, off: new Set(["find-vendor"]) }), null);
+    strictEqual(inspectLine("tree", { ...o, off: new Set(["tree-vendor"]) }), null);
+    strictEqual(inspectLine("cp -v a b", { ...o, off: new Set(["verbose"]) }), null);
+    strictEqual(inspectLine("find / -name x", { ...o, off: new Set(["root-search"]) }), null);
+    strictEqual(inspectLine("grep -r needle .", o)?.rule, "grep-vendor");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
