@@ -16,6 +16,7 @@ import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import { checkSpoolWritable } from "../core/spool.ts";
 import { HOOK_PLUGINS } from "../plugins/hook.ts";
 import { warn } from "./_io.ts";
+import { lazyImport } from "../core/lazy.ts";
 import {
   type ClaudeEvent,
   contextAnswer,
@@ -241,11 +242,15 @@ export async function answerAndRecord(
 /** Runs `rtok hook claude` (or another host's hook, `rtok hook codex`…): always exit 0. */
 export async function main(args: readonly string[]): Promise<number> {
   const host = args[0] ?? "";
-  const { HOST_IDS, isHostId, loadHost } = await import("../hosts/hosts.ts");
-  if ((host !== "claude" && !isHostId(host)) || args.length > 1) {
+  // Claude Code's hook runs before every tool call: the other hosts' table loads only for them.
+  const hosts = host === "claude" ? null : await lazyImport<typeof import("../hosts/hosts.ts")>(
+    new URL("../hosts/hosts.ts", import.meta.url),
+  );
+  if ((hosts !== null && !hosts.isHostId(host)) || args.length > 1) {
+    const ids = hosts?.HOST_IDS ?? [];
     throw new TypeError(
       `unknown hook "${args.join(" ")}"; the hooks are: rtok hook ` +
-        ["claude", ...HOST_IDS].join("|"),
+        ["claude", ...ids].join("|"),
     );
   }
   const env = rtokEnv();
@@ -253,12 +258,14 @@ export async function main(args: readonly string[]): Promise<number> {
   try {
     deps = await liveDeps(env);
     const input = readStdinCapped(MAX_HOOK_INPUT);
-    let answer: string;
+    let answer = "";
     if (host === "claude") {
       answer = await answerAndRecord(input, deps);
-    } else {
-      const { ADAPTER } = await loadHost(host);
-      const { answerHostHook } = await import("./host_hook.ts");
+    } else if (hosts !== null && hosts.isHostId(host)) {
+      const { ADAPTER } = await hosts.loadHost(host);
+      const { answerHostHook } = await lazyImport<typeof import("./host_hook.ts")>(
+        new URL("./host_hook.ts", import.meta.url),
+      );
       answer = await answerAndRecord(
         input,
         deps,

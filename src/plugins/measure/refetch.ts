@@ -9,7 +9,6 @@
  */
 
 import type { Store } from "../../core/store.ts";
-import { lex } from "../../core/lexer.ts";
 import {
   type RawFamily,
   readServedRaw,
@@ -38,11 +37,21 @@ export interface RefetchRate {
   readonly ratePct: number;
 }
 
+// A recorded command's words: the ledger writes them quoted as `quoteArgv` does (a word with
+// anything special in single quotes, a quote inside as '\'').
+function _words(command: string): string[] | null {
+  const words: string[] = [];
+  const re = /(?:'[^']*'|\\.|[^\s'\\])+/g;
+  for (const m of command.matchAll(re)) {
+    words.push(m[0].replace(/'([^']*)'|\\(.)/g, (_, q, c) => q ?? c));
+  }
+  return words;
+}
+
 // The arguments of a recorded command after its family's words (the command as given).
 function _args(command: string, family: string): string[] | null {
-  const lexed = lex(command);
-  if (!lexed.ok) return null;
-  const words = lexed.tokens.flatMap((t) => (t.kind === "word" ? [t.value] : []));
+  const words = _words(command);
+  if (words === null) return null;
   const skip = family.split(" ").length;
   // `rtok git log …` and `git log …` are the same run of the family.
   const start = words[0] === "rtok" ? 1 : 0;
