@@ -27,6 +27,8 @@
  *    and the wall time rtok adds to a 10-call session of the real Claude Code.
  * 8. MCP `rtok_run` of `git log` in the seed lab, the tool run and filtered in the server,
  *    against `git log` alone and a whole `rtok git log` process: reported.
+ * 9. The memory plugin's digest of a 500-call session: from the transcript's text p95 < 50 ms;
+ *    from its file (an 11 MB read) reported beside it.
  *
  * @module
  */
@@ -671,6 +673,43 @@ async function mcpRun(): Promise<Result> {
   };
 }
 
+// The PreCompact digest of a 500-call session, built as the hook builds it.
+async function memoryDigest(): Promise<Result> {
+  const { sessionTranscript } = await import("./_transcript.ts");
+  const { readTranscript, readTranscriptFile } = await import("../src/claude/transcript.ts");
+  const { buildDigest } = await import("../src/plugins/memory/digest.ts");
+  const text = sessionTranscript(500);
+  const dir = await Deno.makeTempDir({ prefix: "rtok-digest-budget-" });
+  const path = `${dir}/session.jsonl`;
+  await Deno.writeTextFile(path, text);
+  const fromText: number[] = [], fromFile: number[] = [];
+  try {
+    for (let i = 0; i < 33; i++) {
+      let t = performance.now();
+      buildDigest(readTranscript(text).entries, { budgetTokens: 600, cwd: "/work/app" });
+      const a = performance.now() - t;
+      t = performance.now();
+      const r = readTranscriptFile(path);
+      if (!r.ok) throw new Error(r.reason);
+      buildDigest(r.transcript.entries, { budgetTokens: 600, cwd: "/work/app" });
+      const b = performance.now() - t;
+      if (i < 3) continue; // warm-up
+      fromText.push(a);
+      fromFile.push(b);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  return {
+    name: `memory digest of a 500-call session (${(text.length / 1e6).toFixed(1)} MB transcript)`,
+    measured: `from its text p95 ${p95(fromText).toFixed(1)} ms (median ${
+      median(fromText).toFixed(1)
+    }); from its file p95 ${p95(fromFile).toFixed(1)} ms (median ${median(fromFile).toFixed(1)})`,
+    budget: "< 50 ms from the text",
+    ok: p95(fromText) < 50,
+  };
+}
+
 // A 10-call session through the real Claude Code, hooked (rtok init: the server-backed hooks)
 // against plain, alternated in one run: the wall time rtok adds to a session, reported.
 async function sessionWallTime(): Promise<Result> {
@@ -756,6 +795,7 @@ if (import.meta.main) {
     ["outline", outline],
     ["serve", served],
     ["mcp", mcpRun],
+    ["memory", memoryDigest],
     ["session", sessionWallTime],
   ];
   const only = Deno.env.get("RTOK_BENCH_ONLY")?.split(",").map((g) => g.trim());
