@@ -30,24 +30,37 @@ import {
   type StyleComparison,
   styleComparison,
 } from "../plugins/proxy/gain.ts";
-import { boot, drain, openStore } from "./_boot.ts";
+import { formatUsd, type ProxyCost, proxyCost } from "../plugins/proxy/cost.ts";
+import { BUILTIN_PRICES, priceTable } from "../plugins/proxy/prices.ts";
+import { configPath } from "../core/config.ts";
+import { type Boot, boot, drain, openStore } from "./_boot.ts";
+import { gainGraph, renderGainGraph, useColor } from "./_gain_graph.ts";
 import { wholeNumber } from "./_flags.ts";
-import { print } from "./_io.ts";
+import { print, warn } from "./_io.ts";
 
 /** `rtok gain --help`. */
 export const GAIN_HELP = `rtok gain: token savings recorded in the ledger (estimates, by text class)
 
-Usage: rtok gain [--project] [--history [--limit N] | --daily | --weekly | --monthly | --failures]
-                 [--format text|json|csv]
+Usage: rtok gain [--project] [--history [--limit N] | --daily | --weekly | --monthly | --failures
+                 | --graph] [--format text|json|csv]
 
   --project     only runs in the current directory and below
   --history     the newest runs, one per line (--limit N, default 20)
   --daily       totals per day; --weekly per week; --monthly per month
   --failures    filters that threw (their raw output went out instead)
+  --graph       the last 30 days as a chart: per day stacked by surface, and per family
   --format      text (default), json or csv
 
 The summary ends with the expand rate of each filter that cut something: the share
 of its cut outputs asked for again in full; above 5 % it is marked "too aggressive?".
+
+Where the proxy recorded usage, the summary prices it: what was spent (the providers'
+token counts × list prices, real) and what the compressed tool results would have cost
+more sent raw (estimated). The built-in prices carry their source and date; set your own
+per model in config.toml (a model without a price shows its tokens, its cost unknown):
+
+  [plugins.proxy.prices.claude-sonnet-4-5]    # or any name, with model = "gpt-4.1"
+  input = 3.0        # US dollars per million tokens; also output, cache_write, cache_read
 
 The numbers cover what the tools printed after rtok's stage-1 shaping (asking the tool
 for less); what stage 1 saved before the tool printed is not in them.
@@ -65,6 +78,7 @@ export async function main(args: readonly string[]): Promise<number> {
       weekly: { type: "boolean" },
       monthly: { type: "boolean" },
       failures: { type: "boolean" },
+      graph: { type: "boolean" },
       format: { type: "string", default: "text" },
       help: { type: "boolean", short: "h" },
     },
@@ -81,10 +95,11 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const limit = wholeNumber("--limit", values.limit ?? "20", 1);
   const periods = (["daily", "weekly", "monthly"] as const).filter((p) => values[p]);
-  const views = [values.history, values.failures, periods.length > 0].filter(Boolean).length;
+  const views = [values.history, values.failures, values.graph, periods.length > 0]
+    .filter(Boolean).length;
   if (periods.length > 1 || views > 1) {
     throw new TypeError(
-      "choose one of --history, --daily, --weekly, --monthly, --failures",
+      "choose one of --history, --daily, --weekly, --monthly, --failures, --graph",
     );
   }
   const b = await boot();
@@ -93,7 +108,16 @@ export async function main(args: readonly string[]): Promise<number> {
   drain(b, store);
   const scope = { project: values.project ? Deno.cwd() : null };
   try {
-    if (values.history) {
+    if (values.graph) {
+      const g = gainGraph(store, scope);
+      await print(
+        format === "text"
+          ? renderGainGraph(g, { width: _columns(), color: useColor() })
+          : format === "json"
+          ? JSON.stringify(g, null, 2) + "\n"
+          : csv(g.days),
+      );
+    } else if (values.history) {
       await print(render(format, gainHistory(store, scope, limit), historyText));
     } else if (values.failures) {
       await print(render(format, gainFailures(store, limit), failuresText));
@@ -104,6 +128,7 @@ export async function main(args: readonly string[]): Promise<number> {
       const summary = gainSummary(store, scope);
       const rates = expandRates(store, scope.project);
       const proxy = proxyGain(store);
+      const money = proxy.requests ? proxyCost(store, _prices(b)) : null;
       const style = styleComparison(store);
       const guard = guardReport(store, scope);
       const served = b.home ? readServedRaw(b.home) : { projects: {}, resets: {} };
@@ -117,7 +142,8 @@ export async function main(args: readonly string[]): Promise<number> {
       await print(
         format === "text"
           ? summaryText(summary) + expandRateText(rates, refetches) + servedRawText(raw) +
-            proxyText(proxy) + styleText(style) + guardText(guard)
+            proxyText(proxy) + (money ? moneyText(money) : "") + styleText(style) +
+            guardText(guard)
           : format === "json"
           ? JSON.stringify(
             {
@@ -127,6 +153,20 @@ export async function main(args: readonly string[]): Promise<number> {
               refetchRates: refetches,
               servedRaw: raw,
               proxy: { real: true, ...proxy, style },
+              ...(money
+                ? {
+                  money: {
+                    real: true,
+                    estimated: [
+                      "savedUsd",
+                      "models[].savedInputTokens",
+                      "models[].savedCacheReadTokens",
+                      "models[].savedUsd",
+                    ],
+                    ...money,
+                  },
+                }
+                : {}),
               guard,
             },
             null,
@@ -139,6 +179,65 @@ export async function main(args: readonly string[]): Promise<number> {
     store.close();
   }
   return 0;
+}
+
+// The price table: built in, overlaid with config.toml's; a bad entry costs one line on
+// stderr and the built-in prices are used, as a bad config gives the defaults.
+function _prices(b: Boot): ReturnType<typeof priceTable> {
+  const file = b.home ? configPath(b.home) : "config.toml";
+  try {
+    return priceTable(b.config.plugins.proxy?.prices, BUILTIN_PRICES, file);
+  } catch (e) {
+    warn(`Cannot read config "${file}": ${(e as Error).message}; using the built-in prices`);
+    return BUILTIN_PRICES;
+  }
+}
+
+// The graph's width: 80 columns, fewer on a narrower terminal.
+function _columns(): number {
+  try {
+    return Deno.stdout.isTerminal() ? Math.min(80, Deno.consoleSize().columns) : 80;
+  } catch {
+    return 80;
+  }
+}
+
+// Money, apart from the tokens: spent is real usage at list prices; the raw figure an estimate.
+function moneyText(c: ProxyCost): string {
+  if (c.models.length === 0) return "";
+  const unpriced = c.unpriced.map((m) => m || "(no model named)");
+  return [
+    "",
+    "money · proxy requests · US dollars at list prices",
+    "",
+    ...c.sources.map((s, i) =>
+      `${i ? "        " : "prices  "} ${s.provider}${
+        s.asOf ? `, as of ${s.asOf}` : ""
+      }: ${s.source}`
+    ),
+    `spent    ${formatUsd(c.spentUsd)} (real usage × list prices)`,
+    `raw      ${formatUsd(c.savedUsd)} more had the compressed results gone raw (estimated)`,
+    ...(unpriced.length
+      ? [
+        `no price for ${unpriced.join(", ")}: its tokens are above, its cost unknown`,
+        "         (set one with [plugins.proxy.prices.<name>] in config.toml; rtok gain --help)",
+      ]
+      : []),
+    "",
+  ].join("\n") + "\n" + table(
+    ["provider", "model", "requests", "spent", "saved tok", "re-sent tok", "saved", "price"],
+    c.models.map((m) => [
+      m.provider,
+      m.model || "-",
+      String(m.requests),
+      m.spentUsd === null ? "unknown" : formatUsd(m.spentUsd),
+      human(m.savedInputTokens),
+      human(m.savedCacheReadTokens),
+      m.savedUsd === null ? "unknown" : formatUsd(m.savedUsd),
+      m.priceFrom ?? "-",
+    ]),
+    2,
+  );
 }
 
 function render<T extends object>(
