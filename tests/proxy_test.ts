@@ -703,3 +703,12 @@ Deno.test({
     deepStrictEqual(await r.json(), { object: "list", data: [] });
   },
 });
+
+Deno.test("rtok proxy on a port in use says so in one line naming it, exit 1", async () => {
+  using tmp = tempDir();
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  const r = await rtok(tmp.path, ["proxy", "--port", String(port)]);
+  strictEqual(r.code, 1);
+  strictEqual(r.err, `rtok: port ${port} on 127.0.0.1 is in use; choose another with --port\n`);
+});

@@ -27,7 +27,8 @@ Usage:
   rtok mcp                 the MCP server on stdio: rtok_run, rtok_read,
                            rtok_expand, rtok_search, rtok_gain
   rtok proxy               HTTP proxy for the model APIs: compresses tool results
-                           in each request (--help for the options)
+                           in each request (--help for the options); /metrics
+  rtok metrics             the ledger's totals for Prometheus (--port, default 8788)
   rtok doctor              check the install, the hook, the store, rival hooks
   rtok rewrite <line>      the hook's rewrite of a command line and its verdict
   rtok filters list|show|verify   the filters in effect, one's definition, their tests

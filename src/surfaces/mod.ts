@@ -93,6 +93,11 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env", "net"],
     load: () => _load<typeof import("./proxy.ts")>("./proxy.ts"),
   },
+  // Serves the ledger's totals to Prometheus: listens, reads the store read-only per scrape.
+  metrics: {
+    permissions: ["read", "env", "net"],
+    load: () => _load<typeof import("./metrics.ts")>("./metrics.ts"),
+  },
   // The MCP server: the SDK loads only here. Runs commands (rtok_run), writes the ledger.
   mcp: {
     permissions: ["read", "write", "env", "run"],

@@ -142,21 +142,32 @@ export async function main(args: readonly string[]): Promise<number> {
   // The plugins load their code now, not on the first request.
   await b.registry.proxyFilter({ api: "anthropic", body: "{}" }, ctx);
   reportPluginErrors(b);
-  const server = Deno.serve({
-    hostname: host,
-    port,
-    onListen: (addr) => {
-      const where = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
-      warn(
-        `proxy listening on http://${where}:${addr.port} ` +
-          `(anthropic → ${upstreams.anthropic}, openai → ${upstreams.openai})`,
-      );
-    },
-    onError: (e) => {
-      warn(`proxy: ${(e as Error).message}`);
-      return new Response("rtok proxy: internal error", { status: 500 });
-    },
-  }, handler);
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = _serve();
+  } catch (e) {
+    if (e instanceof Deno.errors.AddrInUse) {
+      throw new Error(`port ${port} on ${host} is in use; choose another with --port`);
+    }
+    throw e;
+  }
+  function _serve(): Deno.HttpServer<Deno.NetAddr> {
+    return Deno.serve({
+      hostname: host,
+      port,
+      onListen: (addr) => {
+        const where = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+        warn(
+          `proxy listening on http://${where}:${addr.port} ` +
+            `(anthropic → ${upstreams.anthropic}, openai → ${upstreams.openai})`,
+        );
+      },
+      onError: (e) => {
+        warn(`proxy: ${(e as Error).message}`);
+        return new Response("rtok proxy: internal error", { status: 500 });
+      },
+    }, handler);
+  }
   const stop = () => server.shutdown();
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);

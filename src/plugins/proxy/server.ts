@@ -10,6 +10,7 @@
 import { isUtf8 } from "node:buffer";
 import type { ProxyReport, ProxyRequest, ProxyResult } from "../../core/plugin.ts";
 import { errorResponse } from "./errors.ts";
+import { ProxyMetrics } from "./metrics.ts";
 import { BodyRequest } from "./request.ts";
 import { type Provider, type Route, routeOf, upstreamUrl } from "./routes.ts";
 import { type Usage, UsageReader } from "./usage.ts";
@@ -50,6 +51,8 @@ export interface ProxyRow {
   readonly note: string | null;
   /** The style arm of the request's session, when the style plugin ran. */
   readonly style: string | null;
+  /** Arrival to the forward starting (the body read, the plugins' work), milliseconds. */
+  readonly addedMs?: number;
 }
 
 /** What the handler is given. */
@@ -67,6 +70,11 @@ export interface ProxyDeps {
   transform(req: ProxyRequest): Promise<readonly ProxyReport[]>;
   /** Keeps a finished request's row; must not throw. */
   record(row: ProxyRow): void;
+  /**
+   * Counts every finished request and answers `GET /metrics` (a new, empty set by default):
+   * in memory, since the handler was made.
+   */
+  readonly metrics?: ProxyMetrics;
 }
 
 // Hop-by-hop headers, and those the proxy sets itself, never cross it.
@@ -97,10 +105,19 @@ const DROP_RESPONSE = new Set([
 export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Response> {
   const limit = deps.maxBodyBytes ?? MAX_BODY_BYTES;
   const timeoutMs = deps.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
+  const metrics = deps.metrics ?? new ProxyMetrics();
+  const record = (row: ProxyRow) => {
+    try {
+      metrics.observe(row);
+    } catch { /* a metric never costs a request its row */ }
+    deps.record(row);
+  };
   return async (req) => {
     const t0 = performance.now();
     const ts = Date.now();
     const url = new URL(req.url);
+    // Answered here, before anything is read or forwarded: no model API has this path.
+    if (req.method === "GET" && url.pathname === "/metrics") return metrics.response();
     const route = routeOf(req.method, url.pathname, req.headers);
     const prepared = await _prepareBody(req, route, limit, deps);
     const headers = new Headers();
@@ -124,6 +141,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
       results: prepared.results,
       note: prepared.note,
       style: prepared.style,
+      addedMs: performance.now() - t0,
     };
     let upstream: Response;
     try {
@@ -141,7 +159,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
         ? reason.message
         : `unreachable (${(reason as Error).message ?? String(reason)})`;
       const ms = performance.now() - t0;
-      deps.record({
+      record({
         ...base,
         status: 502,
         streamed: false,
@@ -165,7 +183,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
     const finish = (note: string | null) => {
       const usage = reader.finish();
       if (!usage.model) usage.model = prepared.model;
-      deps.record({
+      record({
         ...base,
         status: upstream.status,
         streamed,
