@@ -11,7 +11,7 @@ import {
   renderGainGraph,
 } from "./_gain_graph.ts";
 
-const GOLDENS = new URL("../../tests/fixtures/gain_graph/", import.meta.url);
+const GOLDENS = new URL("./testdata/gain_graph/", import.meta.url);
 
 // A fixed month of savings: every surface, a quiet stretch, a day that only cost, eleven
 // families (one past the ten drawn), one name too long for its column.
