@@ -12,6 +12,7 @@ import { defaultConfig } from "../src/core/config.ts";
 import { makeCtx, Registry } from "../src/core/registry.ts";
 import { Store, storePath } from "../src/core/store.ts";
 import { BUILTIN_PLUGINS } from "../src/plugins/mod.ts";
+import type { Measurement } from "../src/core/plugin.ts";
 
 /** The CLI entry, as a path. */
 export const CLI: string = new URL("../cli.ts", import.meta.url).pathname;
@@ -376,4 +377,31 @@ export function snapshotDir(dir: string, prefix = ""): Record<string, string | n
     } else out[rel] = Deno.readTextFileSync(`${dir}/${e.name}`);
   }
   return out;
+}
+
+/**
+ * One ledger measurement for tests that fill a store: a lossy `git log` run in `/work/p`
+ * (3,100 raw chars cut to 310, as log text), with `over` applied.
+ */
+export function measurement(over: Partial<Measurement> = {}): Measurement {
+  return {
+    surface: "cli",
+    plugin: "cmd",
+    family: "git log",
+    command: "git log",
+    rtokCommand: "rtok git log",
+    project: "/work/p",
+    session: null,
+    turn: null,
+    rawChars: 3100,
+    emittedChars: 310,
+    textClass: "log",
+    stage: "shape+filter",
+    lossy: true,
+    archiveId: "0123456789ab",
+    exitCode: 0,
+    elapsedMs: 30,
+    passthrough: null,
+    ...over,
+  };
 }

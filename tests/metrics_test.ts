@@ -8,7 +8,7 @@ import { insertProxyRows } from "../src/plugins/proxy/ledger.ts";
 import { ProxyMetrics } from "../src/plugins/proxy/metrics.ts";
 import type { ProxyRow } from "../src/plugins/proxy/server.ts";
 import { ledgerMetrics } from "../src/surfaces/metrics.ts";
-import { CLI, denoDir, rtok, RTOK_PERMS, tempDir } from "./_helpers.ts";
+import { CLI, denoDir, measurement, rtok, RTOK_PERMS, tempDir } from "./_helpers.ts";
 import { startProxy, startUpstream } from "./_upstream.ts";
 
 const GIT_LOG = Deno.readTextFileSync(
@@ -102,28 +102,9 @@ async function startMetrics(home: string): Promise<RunningMetrics> {
   };
 }
 
-function measurement(over: Partial<Measurement>): Measurement {
-  return {
-    surface: "cli",
-    plugin: "cmd",
-    family: "git log",
-    command: "git log",
-    rtokCommand: "rtok git log",
-    project: "/work/p",
-    session: null,
-    turn: null,
-    rawChars: 3100,
-    emittedChars: 310,
-    textClass: "log",
-    stage: "shape+filter",
-    lossy: true,
-    archiveId: null,
-    exitCode: 0,
-    elapsedMs: 30,
-    passthrough: null,
-    ...over,
-  };
-}
+// The shared test measurement, with this file's own defaults.
+const _mine = (over: Partial<Measurement> = {}): Measurement =>
+  measurement({ ...{ archiveId: null }, ...over });
 
 function proxyRow(over: Partial<ProxyRow>): ProxyRow {
   return {
@@ -204,12 +185,12 @@ Deno.test({
     using tmp = tempDir();
     const store = Store.open(storePath(tmp.path));
     try {
-      insertRun(store, measurement({}), 90);
-      insertRun(store, measurement({ surface: "hook" }), 90);
-      insertRun(store, measurement({ surface: "hook", family: "ls", textClass: "paths" }), 90);
+      insertRun(store, _mine({}), 90);
+      insertRun(store, _mine({ surface: "hook" }), 90);
+      insertRun(store, _mine({ surface: "hook", family: "ls", textClass: "paths" }), 90);
       insertRun(
         store,
-        measurement({ family: "echo", rawChars: 31, emittedChars: 31, passthrough: "no filter" }),
+        _mine({ family: "echo", rawChars: 31, emittedChars: 31, passthrough: "no filter" }),
         90,
       );
       insertProxyRows(store, [proxyRow({}), proxyRow({ status: 529, results: [] })], 90);

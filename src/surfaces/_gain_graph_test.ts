@@ -2,7 +2,7 @@ import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import type { Measurement } from "../core/plugin.ts";
 import { Store, storePath } from "../core/store.ts";
 import { insertRun } from "../plugins/measure/ledger.ts";
-import { rtok, tempDir } from "../../tests/_helpers.ts";
+import { measurement, rtok, tempDir } from "../../tests/_helpers.ts";
 import {
   type GainGraph,
   gainGraph,
@@ -138,28 +138,19 @@ Deno.test({
   },
 });
 
-function measurement(over: Partial<Measurement>): Measurement {
-  return {
-    surface: "cli",
-    plugin: "cmd",
-    family: "git log",
-    command: "git log",
-    rtokCommand: "rtok git log",
-    project: "/work/p",
-    session: null,
-    turn: null,
-    rawChars: 4000,
-    emittedChars: 400,
-    textClass: "prose",
-    stage: "filter",
-    lossy: true,
-    archiveId: null,
-    exitCode: 0,
-    elapsedMs: 5,
-    passthrough: null,
+// The shared test measurement, with this file's own defaults.
+const _mine = (over: Partial<Measurement> = {}): Measurement =>
+  measurement({
+    ...{
+      rawChars: 4000,
+      emittedChars: 400,
+      textClass: "prose",
+      stage: "filter",
+      archiveId: null,
+      elapsedMs: 5,
+    },
     ...over,
-  };
-}
+  });
 
 Deno.test({
   name: "gainGraph() sums the ledger per local day by surface and family over 30 days",
@@ -177,7 +168,7 @@ Deno.test({
         [at(3, 23), { surface: "mcp", family: "grep", project: "/elsewhere" }],
         [at(0), { surface: "hook", family: "grep" }],
       ];
-      for (const [ts, m] of runs) insertRun(store, measurement(m), 400, ts);
+      for (const [ts, m] of runs) insertRun(store, _mine(m), 400, ts);
       const one = insertedSaving(store);
       ok(2 * one > 380, `one run saves ${one}`);
       store.write((db) => {
@@ -222,7 +213,7 @@ Deno.test({
   },
 });
 
-// The tokens one run of `measurement({})` saves, as the ledger estimated them.
+// The tokens one run of `_mine({})` saves, as the ledger estimated them.
 function insertedSaving(store: Store): number {
   const r = store.db.prepare(
     "SELECT raw_tokens - emitted_tokens AS saved FROM runs LIMIT 1",

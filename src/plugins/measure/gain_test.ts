@@ -3,31 +3,12 @@ import type { Measurement } from "../../core/plugin.ts";
 import { Store, storePath } from "../../core/store.ts";
 import { gainHistory, gainPeriods, gainSummary } from "./gain.ts";
 import { CLAIM_WINDOW_MS, ingestLedger, insertRun } from "./ledger.ts";
+import { measurement } from "../../../tests/_helpers.ts";
 
 const perms = { read: true, write: true } as const;
 
-function run(over: Partial<Measurement>): Measurement {
-  return {
-    surface: "cli",
-    plugin: "cmd",
-    family: "git log",
-    command: "git log",
-    rtokCommand: "rtok git log",
-    project: "/work/p",
-    session: null,
-    turn: null,
-    rawChars: 3100,
-    emittedChars: 310,
-    textClass: "log",
-    stage: "shape+filter",
-    lossy: true,
-    archiveId: "0123456789ab",
-    exitCode: 0,
-    elapsedMs: 30,
-    passthrough: null,
-    ...over,
-  };
-}
+// The shared test measurement, with this file's own defaults.
+const run = (over: Partial<Measurement> = {}): Measurement => measurement({ ...{}, ...over });
 
 function withStore(fn: (store: Store) => void): void {
   const home = Deno.makeTempDirSync();

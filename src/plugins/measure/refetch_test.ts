@@ -4,6 +4,7 @@ import { Store, storePath } from "../../core/store.ts";
 import { readServedRaw, writeServedRaw } from "../../core/served_raw.ts";
 import { insertRun } from "./ledger.ts";
 import { REFETCH_MIN_RUNS, refetchRates, updateServedRaw, widens } from "./refetch.ts";
+import { measurement } from "../../../tests/_helpers.ts";
 
 const perms = { read: true, write: true } as const;
 
@@ -30,28 +31,9 @@ Deno.test("widens() tells a command that asks for more from one that asks for th
   }
 });
 
-function run(over: Partial<Measurement>): Measurement {
-  return {
-    surface: "cli",
-    plugin: "cmd",
-    family: "git log",
-    command: "git log",
-    rtokCommand: "rtok git log",
-    project: "/work/p",
-    session: null,
-    turn: null,
-    rawChars: 3100,
-    emittedChars: 310,
-    textClass: "log",
-    stage: "shape+filter",
-    lossy: true,
-    archiveId: "a00000000001",
-    exitCode: 0,
-    elapsedMs: 30,
-    passthrough: null,
-    ...over,
-  };
-}
+// The shared test measurement, with this file's own defaults.
+const run = (over: Partial<Measurement> = {}): Measurement =>
+  measurement({ ...{ archiveId: "a00000000001" }, ...over });
 
 function withStore(fn: (store: Store, home: string) => void): void {
   const home = Deno.makeTempDirSync();
