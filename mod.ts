@@ -22,7 +22,6 @@ export type {
   FailureRecord,
   Injection,
   Manifest,
-  McpTool,
   Measurement,
   Plugin,
   PostToolAnswer,

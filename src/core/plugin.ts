@@ -211,16 +211,6 @@ export interface SessionEvent {
   readonly cwd?: string;
 }
 
-/** An MCP tool a plugin serves. */
-export interface McpTool {
-  /** The tool's name. */
-  readonly name: string;
-  /** What it does, written for a model. */
-  readonly description: string;
-  /** A JSON Schema for its arguments. */
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-}
-
 /** A model request the proxy is about to forward. */
 export interface ProxyRequest {
   /** The wire format. */
@@ -310,8 +300,6 @@ export interface Plugin {
   preCompact?(ev: SessionEvent, ctx: Ctx): void | Promise<void>;
   /** Stop: the agent finished its answer. */
   stop?(ev: SessionEvent, ctx: Ctx): void;
-  /** The MCP tools it serves. */
-  mcpTools?(): readonly McpTool[];
   /** Change a model request before it is forwarded; say what it did, or `null` for nothing. */
   proxyFilter?(req: ProxyRequest, ctx: Ctx): Promise<ProxyReport | null>;
   /**

@@ -172,10 +172,13 @@ async function _emit(
     // Without the archive nothing may be cut; a missing store already said why in one line.
     const why = b.registry.errors.splice(0).map((e) => (e.error as Error)?.message ?? e.error);
     if (store !== null) {
-      warn(`the raw output could not be archived (${why.join("; ")}), so it is printed whole`);
+      const reason = why.length > 0
+        ? why.join("; ")
+        : "no enabled plugin keeps raw output: enable the archive plugin";
+      warn(`the raw output could not be archived (${reason}), so it is printed whole`);
     }
     await write(raw);
-    return counted;
+    return { ...counted, passthrough: "the raw output could not be archived" };
   }
   const emitted = out.text(kept);
   await print(emitted);
