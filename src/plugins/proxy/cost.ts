@@ -3,13 +3,23 @@
  * counts × the price table: real usage), and what the compressed tool results would have cost
  * more had they gone raw (rtok's estimated tokens saved × the input price the first time a
  * result was sent, × the cache-read price when it was re-sent in a request that read from the
- * cache: an estimate). A model with no price keeps its tokens and has no cost.
+ * cache: an estimate). Each request is priced on its own, so a model whose price depends on the
+ * prompt's length is billed at the band each request fell in. A model with no price, or with a
+ * request in a band whose rates are unknown, keeps its tokens and has no cost.
  *
  * @module
  */
 
 import type { Store } from "../../core/store.ts";
-import { type ModelPrice, priceOf, type PriceSource, type PriceTable } from "./prices.ts";
+import {
+  type ModelPrice,
+  type PricedModel,
+  priceFor,
+  priceOf,
+  type PriceSource,
+  type PriceTable,
+  type PromptBand,
+} from "./prices.ts";
 
 /** One provider and model: real usage and its cost, and the estimated saving. */
 export interface ModelCost {
@@ -29,9 +39,13 @@ export interface ModelCost {
   readonly cacheReadTokens: number;
   /** Its price, or `null` when the table has none: then every cost below is `null`. */
   readonly price: ModelPrice | null;
+  /** Its prompt-length band, or `null` when it has none (one price for every request). */
+  readonly priceOver: PromptBand | null;
+  /** Requests whose prompt was over the band's threshold, billed at the band's rates. */
+  readonly overRequests: number;
   /** Where the price came from (`anthropic`, `openai`, `config`), or `null`. */
   readonly priceFrom: string | null;
-  /** Real usage × price, US dollars. */
+  /** Real usage × price, US dollars; `null` when a request's rates are unknown. */
   readonly spentUsd: number | null;
   /** Estimated tokens compression removed from results sent for the first time. */
   readonly savedInputTokens: number;
@@ -53,55 +67,78 @@ export interface ProxyCost {
   readonly spentUsd: number;
   /** Σ saved over the priced models (estimated). */
   readonly savedUsd: number;
-  /** The models with no price (their cost unknown); `""` is a response that named none. */
+  /**
+   * The models with no price or with a request in a band of unknown rates (their cost unknown);
+   * `""` is a response that named none.
+   */
   readonly unpriced: readonly string[];
 }
 
 /** Money figures over every successful model request still in the ledger. */
 export function proxyCost(store: Store, table: PriceTable): ProxyCost {
-  const usage = store.db.prepare(
-    `SELECT provider, coalesce(model, '') AS model, count(*) AS requests,
-       coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output,
-       coalesce(sum(cache_write_tokens), 0) AS cache_write,
-       coalesce(sum(cache_read_tokens), 0) AS cache_read
-     FROM proxy_requests WHERE route != 'count_tokens'
-     GROUP BY provider, coalesce(model, '')`,
-  ).all() as Record<string, number | string>[];
-  const saved = _savedSplit(store);
-  const models = usage.map((u): ModelCost => {
-    const key = `${u.provider}\u0000${u.model}`;
-    const s = saved.get(key) ?? { input: 0, cacheRead: 0 };
-    const priced = priceOf(table, String(u.model));
-    const price = priced
-      ? {
-        input: priced.input,
-        output: priced.output,
-        cacheWrite: priced.cacheWrite,
-        cacheRead: priced.cacheRead,
+  const requests = store.db.prepare(
+    `SELECT provider, coalesce(model, '') AS model,
+       coalesce(input_tokens, 0) AS input, coalesce(output_tokens, 0) AS output,
+       coalesce(cache_write_tokens, 0) AS cache_write, coalesce(cache_read_tokens, 0) AS cache_read
+     FROM proxy_requests WHERE route != 'count_tokens' ORDER BY ts, id`,
+  ).all() as unknown as _Request[];
+  const priced = new Map<string, PricedModel | null>();
+  const look = (model: string): PricedModel | null => {
+    if (!priced.has(model)) priced.set(model, priceOf(table, model));
+    return priced.get(model)!;
+  };
+  const acc = new Map<string, _Acc>();
+  for (const r of requests) {
+    const key = `${r.provider}\u0000${r.model}`;
+    const a = acc.get(key) ??
+      {
+        provider: r.provider,
+        model: r.model,
+        requests: 0,
+        over: 0,
+        unknown: false,
+        tokens: [0, 0, 0, 0],
+        spent: 0,
+      };
+    const tokens = [Number(r.input), Number(r.output), Number(r.cache_write), Number(r.cache_read)];
+    a.requests++;
+    for (let i = 0; i < tokens.length; i++) a.tokens[i] += tokens[i];
+    const m = look(r.model);
+    if (m) {
+      const prompt = tokens[0] + tokens[2] + tokens[3];
+      if (m.over && prompt > m.over.prompt) a.over++;
+      const p = priceFor(m, prompt);
+      if (p === null) a.unknown = true;
+      else {
+        a.spent += tokens[0] * p.input + tokens[1] * p.output + tokens[2] * p.cacheWrite +
+          tokens[3] * p.cacheRead;
       }
-      : null;
-    const tokens = {
-      inputTokens: Number(u.input),
-      outputTokens: Number(u.output),
-      cacheWriteTokens: Number(u.cache_write),
-      cacheReadTokens: Number(u.cache_read),
-    };
+    }
+    acc.set(key, a);
+  }
+  const saved = _savedSplit(store, look);
+  const models = [...acc.entries()].map(([key, a]): ModelCost => {
+    const s = saved.get(key) ?? { input: 0, cacheRead: 0, usd: 0, unknown: false };
+    const m = look(a.model);
+    const known = m !== null && !a.unknown && !s.unknown;
     return {
-      provider: String(u.provider),
-      model: String(u.model),
-      requests: Number(u.requests),
-      ...tokens,
-      price,
-      priceFrom: priced?.from ?? null,
-      spentUsd: price
-        ? _usd(
-          tokens.inputTokens * price.input + tokens.outputTokens * price.output +
-            tokens.cacheWriteTokens * price.cacheWrite + tokens.cacheReadTokens * price.cacheRead,
-        )
+      provider: a.provider,
+      model: a.model,
+      requests: a.requests,
+      inputTokens: a.tokens[0],
+      outputTokens: a.tokens[1],
+      cacheWriteTokens: a.tokens[2],
+      cacheReadTokens: a.tokens[3],
+      price: m
+        ? { input: m.input, output: m.output, cacheWrite: m.cacheWrite, cacheRead: m.cacheRead }
         : null,
+      priceOver: m?.over ?? null,
+      overRequests: a.over,
+      priceFrom: m?.from ?? null,
+      spentUsd: known ? _usd(a.spent) : null,
       savedInputTokens: s.input,
       savedCacheReadTokens: s.cacheRead,
-      savedUsd: price ? _usd(s.input * price.input + s.cacheRead * price.cacheRead) : null,
+      savedUsd: known ? _usd(s.usd) : null,
     };
   }).sort((a, b) =>
     (b.spentUsd ?? -1) - (a.spentUsd ?? -1) || b.requests - a.requests ||
@@ -115,21 +152,47 @@ export function proxyCost(store: Store, table: PriceTable): ProxyCost {
     models,
     spentUsd: sum((m) => m.spentUsd),
     savedUsd: sum((m) => m.savedUsd),
-    unpriced: models.filter((m) => m.price === null).map((m) => m.model),
+    unpriced: models.filter((m) => m.spentUsd === null).map((m) => m.model),
   };
 }
+
+type _Request = {
+  provider: string;
+  model: string;
+  input: number;
+  output: number;
+  cache_write: number;
+  cache_read: number;
+};
+type _Acc = {
+  provider: string;
+  model: string;
+  requests: number;
+  over: number;
+  unknown: boolean;
+  // input, output, cache write, cache read
+  tokens: number[];
+  // Σ tokens × price per million, before the division to dollars.
+  spent: number;
+};
 
 /**
  * Estimated tokens saved per provider and model, split by how the result went: a result
  * (known by its archive id) already sent in an earlier request, in a request that read from
- * the cache, counts at the cache-read price; any other at the input price. Results of failed
- * requests and of count_tokens are not billed and not counted.
+ * the cache, counts at the cache-read price; any other at the input price. Each is priced at
+ * the rates of the band its request fell in. Results of failed requests and of count_tokens
+ * are not billed and not counted.
  */
-function _savedSplit(store: Store): Map<string, { input: number; cacheRead: number }> {
+function _savedSplit(
+  store: Store,
+  look: (model: string) => PricedModel | null,
+): Map<string, { input: number; cacheRead: number; usd: number; unknown: boolean }> {
   const rows = store.db.prepare(
     `SELECT q.provider AS provider, coalesce(q.model, '') AS model,
-       coalesce(q.cache_read_tokens, 0) AS cache_read, r.archive_id AS archive,
-       r.raw_tokens - r.emitted_tokens AS saved
+       coalesce(q.cache_read_tokens, 0) AS cache_read,
+       coalesce(q.input_tokens, 0) + coalesce(q.cache_write_tokens, 0) +
+         coalesce(q.cache_read_tokens, 0) AS prompt,
+       r.archive_id AS archive, r.raw_tokens - r.emitted_tokens AS saved
      FROM proxy_results r JOIN proxy_requests q ON q.id = r.request_id
      WHERE q.route != 'count_tokens' AND coalesce(q.status, 0) < 400
      ORDER BY q.ts, q.id, r.id`,
@@ -137,17 +200,26 @@ function _savedSplit(store: Store): Map<string, { input: number; cacheRead: numb
     provider: string;
     model: string;
     cache_read: number;
+    prompt: number;
     archive: string | null;
     saved: number;
   }[];
   const seen = new Set<string>();
-  const out = new Map<string, { input: number; cacheRead: number }>();
+  const out = new Map<
+    string,
+    { input: number; cacheRead: number; usd: number; unknown: boolean }
+  >();
   for (const r of rows) {
     const key = `${r.provider}\u0000${r.model}`;
-    const acc = out.get(key) ?? { input: 0, cacheRead: 0 };
+    const acc = out.get(key) ?? { input: 0, cacheRead: 0, usd: 0, unknown: false };
     const resent = r.archive !== null && seen.has(r.archive) && Number(r.cache_read) > 0;
-    if (resent) acc.cacheRead += Number(r.saved);
-    else acc.input += Number(r.saved);
+    const saved = Number(r.saved);
+    if (resent) acc.cacheRead += saved;
+    else acc.input += saved;
+    const m = look(r.model);
+    const p = m ? priceFor(m, Number(r.prompt)) : null;
+    if (m && p === null) acc.unknown = true;
+    if (p) acc.usd += saved * (resent ? p.cacheRead : p.input);
     if (r.archive !== null) seen.add(r.archive);
     out.set(key, acc);
   }

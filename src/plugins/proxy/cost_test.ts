@@ -2,7 +2,7 @@ import { deepStrictEqual, match, ok, strictEqual, throws } from "node:assert/str
 import { Store, storePath } from "../../core/store.ts";
 import { rtok, tempDir } from "../../../tests/_helpers.ts";
 import { formatUsd, proxyCost } from "./cost.ts";
-import { BUILTIN_PRICES, priceOf, priceTable } from "./prices.ts";
+import { BUILTIN_PRICES, priceFor, priceOf, pricesFromJson, priceTable } from "./prices.ts";
 
 const perms = { read: true, write: true } as const;
 
@@ -166,6 +166,124 @@ Deno.test({
 });
 
 Deno.test({
+  name: "proxyCost() bills a request over a prompt band at the band's rates for every token",
+  permissions: perms,
+  fn: withStore((store) => {
+    const haiku = (ts: number, usage: Req["usage"], results: Req["results"]): Req => ({
+      ts,
+      provider: "anthropic",
+      route: "messages",
+      model: "claude-haiku-5-5-20261007",
+      status: 200,
+      usage,
+      results,
+    });
+    fill(store, [
+      haiku(1, [40000, 2000, 10000, 50000], [["hhhhhhhhhhhh", 5000, 1000]]),
+      haiku(2, [60000, 3000, 0, 90000], [["hhhhhhhhhhhh", 5000, 1000], [null, 2500, 500]]),
+    ]);
+    const c = proxyCost(store, BUILTIN_PRICES);
+    // claude-haiku-5-5: up to 100,000 prompt tokens $0.10 in, $0.50 out, $0.125 cache write,
+    // $0.01 cache read; over 100,000: $0.50, $2.50, $0.625, $0.05.
+    // Request 1, prompt 40000 + 10000 + 50000 = 100000 (not over): spent
+    //   (40000×0.1 + 2000×0.5 + 10000×0.125 + 50000×0.01) / 1e6 = 0.00675;
+    //   saved hhhh first sent, 4000 at $0.10 = 0.0004.
+    // Request 2, prompt 60000 + 0 + 90000 = 150000 (over): spent
+    //   (60000×0.5 + 3000×2.5 + 90000×0.05) / 1e6 = 0.042;
+    //   saved hhhh re-sent from cache, 4000 at $0.05 = 0.0002, the unarchived 2000 at $0.50 = 0.001.
+    // Totals: spent 0.04875, saved 0.0016.
+    const [m] = c.models;
+    deepStrictEqual(
+      [m.requests, m.overRequests, m.spentUsd, m.savedInputTokens, m.savedCacheReadTokens],
+      [2, 1, 0.04875, 6000, 4000],
+    );
+    strictEqual(m.savedUsd, 0.0016);
+    deepStrictEqual([c.spentUsd, c.savedUsd, c.unpriced], [0.04875, 0.0016, []]);
+    deepStrictEqual(m.priceOver, {
+      prompt: 100000,
+      price: { input: 0.5, output: 2.5, cacheWrite: 0.625, cacheRead: 0.05 },
+    });
+  }),
+});
+
+Deno.test({
+  name: "proxyCost() leaves a model's cost unknown when a request falls in a band of no rates",
+  permissions: perms,
+  fn: withStore((store) => {
+    const base = RECORDED[0];
+    fill(store, [
+      base,
+      { ...base, ts: 2, usage: [250000, 100, 0, 0], results: [] },
+      { ...base, ts: 3, model: "claude-opus-5-5", usage: [1000, 100, 0, 0], results: [] },
+    ]);
+    const c = proxyCost(store, BUILTIN_PRICES);
+    // claude-opus-5-5 ($4 in, $20 out): (1000×4 + 100×20) / 1e6 = 0.006, the only known spend.
+    // claude-sonnet-4-5's second request has a 250,000-token prompt, over its 200,000 band,
+    // whose rates no source in the table states: its tokens stay, its cost is unknown.
+    deepStrictEqual(
+      c.models.map((m) => [m.model, m.overRequests, m.inputTokens, m.spentUsd, m.savedUsd]),
+      [
+        ["claude-opus-5-5", 0, 1000, 0.006, 0],
+        ["claude-sonnet-4-5-20250929", 1, 251000, null, null],
+      ],
+    );
+    deepStrictEqual([c.spentUsd, c.unpriced], [0.006, ["claude-sonnet-4-5-20250929"]]);
+  }),
+});
+
+Deno.test({
+  name: "priceFor() switches to the band's rates only for a prompt over the threshold",
+  fn: async (t) => {
+    const haiku = priceOf(BUILTIN_PRICES, "claude-haiku-5-5")!;
+    const sonnet = priceOf(BUILTIN_PRICES, "claude-sonnet-4-5")!;
+    const sol = priceOf(BUILTIN_PRICES, "gpt-6.1-sol")!;
+    const cases: [string, number | null][] = [
+      ["claude-haiku-5-5 at 99999", priceFor(haiku, 99999)?.input ?? null],
+      ["claude-haiku-5-5 at 100000", priceFor(haiku, 100000)?.input ?? null],
+      ["claude-haiku-5-5 at 100001", priceFor(haiku, 100001)?.input ?? null],
+      ["claude-sonnet-4-5 at 200000", priceFor(sonnet, 200000)?.input ?? null],
+      ["claude-sonnet-4-5 at 200001", priceFor(sonnet, 200001)?.input ?? null],
+      ["gpt-6.1-sol at 272000", priceFor(sol, 272000)?.output ?? null],
+      ["gpt-6.1-sol at 272001", priceFor(sol, 272001)?.output ?? null],
+    ];
+    const expected = [0.1, 0.1, 0.5, 3, null, 10, 15];
+    for (const [i, [what, got]] of cases.entries()) {
+      await t.step(`${what} → ${expected[i]}`, () => strictEqual(got, expected[i]));
+    }
+  },
+});
+
+Deno.test({
+  name: "pricesFromJson() rejects a prompt band with only some rates or no threshold",
+  fn: async (t) => {
+    const table = (over: unknown) => ({
+      providers: {
+        p: {
+          source: "https://example.invalid/",
+          asOf: "2026-12-04",
+          models: { m: { input: 1, output: 2, cacheWrite: 1.25, cacheRead: 0.1, over } },
+        },
+      },
+    });
+    const cases: [string, unknown][] = [
+      ["some rates", { prompt: 10, input: 2 }],
+      ["no threshold", { input: 2, output: 4, cacheWrite: 2.5, cacheRead: 0.2 }],
+      ["zero threshold", { prompt: 0 }],
+    ];
+    for (const [what, over] of cases) {
+      await t.step(what, () => {
+        throws(
+          () => pricesFromJson(table(over)),
+          (e: Error) =>
+            e instanceof TypeError && /^prices\.json p m over: expected/.test(e.message),
+        );
+      });
+    }
+    strictEqual(pricesFromJson(table({ prompt: 10 })).models.m.over?.price, null);
+  },
+});
+
+Deno.test({
   name: "priceOf() finds a dated release under its undated name and guesses nothing else",
   fn: async (t) => {
     const cases: [string, number | null][] = [
@@ -174,6 +292,15 @@ Deno.test({
       ["gpt-4o-2024-08-06", 2.5],
       ["gpt-4o-mini-2024-07-18", 0.15],
       ["gpt-4.1", 2],
+      ["claude-opus-5-5", 4],
+      ["claude-opus-5-20260724", 5],
+      ["claude-sonnet-5-5", 2],
+      ["claude-haiku-5-5-20261007", 0.1],
+      ["claude-fable-5-2", 8],
+      ["claude-mythos-5-1", 10],
+      ["gpt-6.1-sol-2026-09-29", 2],
+      ["gpt-6-luna", 0.1],
+      ["gpt-6", null],
       ["claude-sonnet-4-5-preview", null],
       ["gpt-4o-audio", null],
       ["claude-sonnet", null],
@@ -194,9 +321,15 @@ Deno.test({
       match(s.source, /^https:\/\//);
       match(s.asOf ?? "", /^\d{4}-\d{2}-\d{2}$/);
     }
+    deepStrictEqual(BUILTIN_PRICES.sources.map((s) => s.provider), ["anthropic", "openai"]);
     for (const [name, p] of Object.entries(BUILTIN_PRICES.models)) {
       ok(p.cacheRead < p.input && p.input < p.output, name);
       ok(p.cacheWrite >= p.input, name);
+      const over = p.over?.price;
+      if (over) {
+        ok(over.cacheRead < over.input && over.input < over.output, `${name} over`);
+        ok(over.input > p.input && over.output > p.output && over.cacheRead > p.cacheRead, name);
+      }
     }
   },
 });
@@ -219,6 +352,14 @@ Deno.test({
     });
     strictEqual(priceOf(t, "claude-sonnet-4-5-20250929")?.output, 20);
     strictEqual(priceOf(t, "my-local")?.input, 0);
+    // A config price is flat: it drops the built-in prompt band.
+    const flat = priceTable({ "claude-haiku-5-5": { output: 0.6 } });
+    deepStrictEqual(priceFor(priceOf(flat, "claude-haiku-5-5")!, 150000), {
+      input: 0.1,
+      output: 0.6,
+      cacheWrite: 0.125,
+      cacheRead: 0.01,
+    });
     strictEqual(priceOf(BUILTIN_PRICES, "gpt-4.1")?.input, 2);
     deepStrictEqual(t.sources.at(-1), { provider: "config", source: "config.toml", asOf: null });
   },

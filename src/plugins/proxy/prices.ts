@@ -2,7 +2,9 @@
  * Model prices for `rtok gain`'s money figures: the built-in table (`prices.json`, list prices
  * per million tokens with each provider's source page and date), overlaid with the user's
  * `[plugins.proxy.prices.<name>]` tables from `config.toml`. A model in neither has no price:
- * its cost is unknown, never guessed from a neighbour.
+ * its cost is unknown, never guessed from a neighbour. A built-in model may have a prompt-length
+ * band (`over`): a request whose prompt is longer than the band's threshold is billed at the
+ * band's rates for every token, or has an unknown cost when the band has no rates.
  *
  * @module
  */
@@ -31,10 +33,23 @@ export interface PriceSource {
   readonly asOf: string | null;
 }
 
+/**
+ * A prompt-length band: a request whose prompt (input + cache-write + cache-read tokens) is
+ * more than `prompt` tokens is billed at `price` for every token, output included.
+ */
+export interface PromptBand {
+  /** The threshold in prompt tokens; a prompt of exactly this many is below the band. */
+  readonly prompt: number;
+  /** The rates above the threshold; `null` when no source states them (cost unknown). */
+  readonly price: ModelPrice | null;
+}
+
 /** A priced model: its price and which source set it. */
 export interface PricedModel extends ModelPrice {
   /** The source's provider (`anthropic`, `openai`, `config`). */
   readonly from: string;
+  /** The prompt-length band above which other rates apply, when the model has one. */
+  readonly over?: PromptBand;
 }
 
 /** Every known price, by model name, and the sources they came from. */
@@ -45,27 +60,52 @@ export interface PriceTable {
   readonly sources: readonly PriceSource[];
 }
 
+type _JsonModel = ModelPrice & { over?: { prompt: number } & Partial<ModelPrice> };
 type _Json = {
   providers: Record<
     string,
-    { source: string; asOf: string; models: Record<string, ModelPrice> }
+    { source: string; asOf: string; models: Record<string, _JsonModel> }
   >;
 };
 
-/** The built-in table, as shipped in `prices.json`. */
-export const BUILTIN_PRICES: PriceTable = _builtin(BUILTIN as _Json);
-
-function _builtin(json: _Json): PriceTable {
+/**
+ * A price table in `prices.json`'s shape (`providers.<provider>` with `source`, `asOf` and
+ * `models`). Throws a `TypeError` naming the model whose prompt band is malformed.
+ */
+export function pricesFromJson(json: unknown): PriceTable {
   const models: Record<string, PricedModel> = {};
   const sources: PriceSource[] = [];
-  for (const [provider, p] of Object.entries(json.providers)) {
+  for (const [provider, p] of Object.entries((json as _Json).providers)) {
     sources.push({ provider, source: p.source, asOf: p.asOf });
-    for (const [name, price] of Object.entries(p.models)) {
-      models[name] = { ...price, from: provider };
+    for (const [name, m] of Object.entries(p.models)) {
+      const base = _rates(m);
+      models[name] = m.over
+        ? { ...base, from: provider, over: _band(m.over, `${provider} ${name}`) }
+        : { ...base, from: provider };
     }
   }
   return { models, sources };
 }
+
+const _PROPS = ["input", "output", "cacheWrite", "cacheRead"] as const;
+
+function _rates(m: ModelPrice): ModelPrice {
+  return { input: m.input, output: m.output, cacheWrite: m.cacheWrite, cacheRead: m.cacheRead };
+}
+
+// A band states all four rates or none (its cost unknown); anything else is a table error.
+function _band(over: { prompt: number } & Partial<ModelPrice>, where: string): PromptBand {
+  const given = _PROPS.filter((prop) => over[prop] !== undefined).length;
+  if (!(over.prompt > 0) || (given !== 0 && given !== 4)) {
+    throw new TypeError(
+      `prices.json ${where} over: expected a prompt > 0 and all four rates or none`,
+    );
+  }
+  return { prompt: over.prompt, price: given ? _rates(over as ModelPrice) : null };
+}
+
+/** The built-in table, as shipped in `prices.json`. */
+export const BUILTIN_PRICES: PriceTable = pricesFromJson(BUILTIN);
 
 const _KEYS: readonly (readonly [string, keyof ModelPrice])[] = [
   ["input", "input"],
@@ -79,6 +119,7 @@ const _KEYS: readonly (readonly [string, keyof ModelPrice])[] = [
  * `output`, `cache_write` and `cache_read` in US dollars per million tokens, and an optional
  * `model = "…"` for a name TOML cannot spell as a bare key (`gpt-4.1`); `<name>` is the model
  * otherwise. Overriding a built-in model may set only some keys; a new model needs all four.
+ * A config price is flat: it applies to every request, whatever the built-in band said.
  * Throws a `TypeError` naming the key on anything else.
  */
 export function priceTable(
@@ -140,6 +181,16 @@ export function priceOf(table: PriceTable, model: string): PricedModel | null {
   const undated = model.replace(_DATED, "");
   if (undated !== model && Object.hasOwn(table.models, undated)) return table.models[undated];
   return null;
+}
+
+/**
+ * The rates one request of `model` is billed at, given its prompt (input + cache-write +
+ * cache-read tokens): the model's own, or its band's when the prompt is over the band's
+ * threshold; `null` when that band's rates are unknown.
+ */
+export function priceFor(model: PricedModel, prompt: number): ModelPrice | null {
+  if (model.over && prompt > model.over.prompt) return model.over.price;
+  return _rates(model);
 }
 
 function _isTable(v: unknown): boolean {
