@@ -47,6 +47,25 @@ function _anthropic(results: number, perResult: number): string {
   return JSON.stringify({ model: "claude-x", max_tokens: 4096, messages });
 }
 
+// Gemini CLI's turns: a shell call, then its output in Gemini CLI's wrapping.
+function _gemini(results: number, perResult: number): string {
+  const contents: unknown[] = [{ role: "user", parts: [{ text: "Fix the failing build." }] }];
+  for (let k = 0; k < results; k++) {
+    const id = `run_shell_command_${k}`;
+    contents.push({
+      role: "model",
+      parts: [{ functionCall: { id, name: "run_shell_command", args: { command: `cat f${k}` } } }],
+    });
+    const output = `<untrusted_context>\nOutput: ${_output(perResult, k)}\n` +
+      `Process Group PGID: ${1000 + k}\n</untrusted_context>`;
+    contents.push({
+      role: "user",
+      parts: [{ functionResponse: { id, name: "run_shell_command", response: { output } } }],
+    });
+  }
+  return JSON.stringify({ contents, generationConfig: { temperature: 0 } });
+}
+
 function _chatMostlyProse(bytes: number): string {
   const messages: unknown[] = [];
   for (let k = 0; JSON.stringify(messages).length < bytes; k++) {
@@ -66,6 +85,7 @@ const BODIES: { name: string; body: string; api: Api }[] = [
     api: "anthropic",
   },
   { name: "chat, mostly not tool output", body: _chatMostlyProse(MB), api: "openai-chat" },
+  { name: "Gemini, 500 results of 2 KB", body: _gemini(500, 2 * 1024), api: "gemini" },
 ];
 
 const enc = new TextEncoder();

@@ -24,6 +24,8 @@ export interface GeminiRequest {
   readonly path: string;
   /** The parsed JSON body, or `null`. */
   readonly body: Record<string, unknown> | null;
+  /** Its headers, lower-cased names. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** A `functionResponse` part the CLI sent back. */
@@ -44,6 +46,8 @@ export interface GeminiStandIn extends AsyncDisposable {
   readonly requests: GeminiRequest[];
   /** The shell command the next tool call asks for. */
   command: string;
+  /** The `usageMetadata` each answer reports (at first `promptTokenCount` 12, candidates 6). */
+  usage: Record<string, number>;
   /** The shell tool's name, as the requests' `tools` offered it (`null` before any). */
   shellTool(): string | null;
   /** The function responses the CLI sent since the last `reset()`, each once. */
@@ -68,10 +72,14 @@ function _declarations(body: Record<string, unknown> | null): { name?: string }[
 
 const _SHELL = "run_shell_command";
 
-function _reply(parts: readonly _Part[], stream: boolean): Response {
+function _reply(
+  parts: readonly _Part[],
+  stream: boolean,
+  usageMetadata: Record<string, number>,
+): Response {
   const chunk = {
     candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
-    usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
+    usageMetadata,
     modelVersion: "gemini-2.5-pro",
   };
   if (!stream) return Response.json(chunk);
@@ -88,13 +96,20 @@ function _reply(parts: readonly _Part[], stream: boolean): Response {
  */
 export function startGeminiStandIn(): GeminiStandIn {
   const requests: GeminiRequest[] = [];
-  const state = { command: "git log" };
+  const state: { command: string; usage: Record<string, number> } = {
+    command: "git log",
+    usage: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
+  };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const url = new URL(req.url);
     const body = req.method === "POST"
       ? await req.json().catch(() => null) as Record<string, unknown> | null
       : null;
-    requests.push({ path: url.pathname + url.search, body });
+    requests.push({
+      path: url.pathname + url.search,
+      body,
+      headers: Object.fromEntries(req.headers),
+    });
     if (url.pathname.endsWith(":countTokens")) return Response.json({ totalTokens: 12 });
     const stream = url.pathname.endsWith(":streamGenerateContent");
     if (!stream && !url.pathname.endsWith(":generateContent")) {
@@ -105,14 +120,18 @@ export function startGeminiStandIn(): GeminiStandIn {
     const answered = _parts(body).some((p) => "functionResponse" in p);
     const offered = _declarations(body).some((d) => d.name === _SHELL);
     if (!answered && offered) {
-      return _reply([{
-        functionCall: {
-          name: _SHELL,
-          args: { command: state.command, description: "Run the command" },
-        },
-      }], stream);
+      return _reply(
+        [{
+          functionCall: {
+            name: _SHELL,
+            args: { command: state.command, description: "Run the command" },
+          },
+        }],
+        stream,
+        state.usage,
+      );
     }
-    return _reply([{ text: "done" }], stream);
+    return _reply([{ text: "done" }], stream, state.usage);
   });
   return {
     url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
@@ -122,6 +141,12 @@ export function startGeminiStandIn(): GeminiStandIn {
     },
     set command(c: string) {
       state.command = c;
+    },
+    get usage() {
+      return state.usage;
+    },
+    set usage(u: Record<string, number>) {
+      state.usage = u;
     },
     shellTool() {
       for (const r of requests) {

@@ -214,7 +214,7 @@ export interface SessionEvent {
 /** A model request the proxy is about to forward. */
 export interface ProxyRequest {
   /** The wire format. */
-  readonly api: "anthropic" | "openai-chat" | "openai-responses";
+  readonly api: "anthropic" | "openai-chat" | "openai-responses" | "gemini";
   /**
    * The body as text. A plugin that changes the request replaces it, splicing its change into
    * the text so every other byte goes upstream as the client sent it.

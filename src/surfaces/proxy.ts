@@ -1,5 +1,5 @@
 /**
- * `rtok proxy`: an HTTP proxy in front of the Anthropic and OpenAI APIs that compresses the
+ * `rtok proxy`: an HTTP proxy in front of the Anthropic, OpenAI and Gemini APIs that compresses the
  * tool results inside each request, passes everything else through exactly, and records the
  * usage each response reports.
  *
@@ -18,26 +18,31 @@ import { print, warn } from "./_io.ts";
 export const DEFAULT_UPSTREAMS: Readonly<Record<Provider, string>> = {
   anthropic: "https://api.anthropic.com",
   openai: "https://api.openai.com",
+  gemini: "https://generativelanguage.googleapis.com",
 };
 
 /** `rtok proxy --help`. */
 export const PROXY_HELP = `rtok proxy: compress tool results inside model requests
 
 Usage: rtok proxy [--host 127.0.0.1] [--port 8787] [--anthropic-upstream URL]
-                  [--openai-upstream URL] [--timeout-ms N] [--allow-remote] [--verbose]
+                  [--openai-upstream URL] [--gemini-upstream URL] [--timeout-ms N]
+                  [--allow-remote] [--verbose]
 
-Point the client at it: ANTHROPIC_BASE_URL=http://127.0.0.1:8787, or
-OPENAI_BASE_URL=http://127.0.0.1:8787/v1. Tool results in POST /v1/messages (and
-count_tokens), /v1/chat/completions and /v1/responses are compressed; the raw text is
-archived (rtok expand <id>). Every other byte, and every response, passes through as it is.
-A request with the header "x-rtok: off" is forwarded untouched.
+Point the client at it: ANTHROPIC_BASE_URL=http://127.0.0.1:8787,
+OPENAI_BASE_URL=http://127.0.0.1:8787/v1, or, for Gemini CLI,
+GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:8787. Tool results in POST /v1/messages (and
+count_tokens), /v1/chat/completions, /v1/responses and Gemini's
+/v1beta/models/{model}:generateContent (streamGenerateContent, countTokens) are compressed;
+the raw text is archived (rtok expand <id>). Every other byte, and every response, passes
+through as it is. A request with the header "x-rtok: off" is forwarded untouched.
 
   --host            the address to listen on (default 127.0.0.1); another than a loopback
                     address needs --allow-remote
   --port            the port (default 8787; 0 picks a free one)
-  --anthropic-upstream, --openai-upstream
+  --anthropic-upstream, --openai-upstream, --gemini-upstream
                     where requests go (default the public APIs; also [plugins.proxy]
-                    anthropic_upstream and openai_upstream in config.toml)
+                    anthropic_upstream, openai_upstream and gemini_upstream in
+                    config.toml)
   --timeout-ms      how long to wait for an upstream's response headers (default ${DEFAULT_HEADER_TIMEOUT_MS})
   --verbose         one line per request on stderr (never a header or a body)
 
@@ -58,6 +63,7 @@ export async function main(args: readonly string[]): Promise<number> {
       port: { type: "string" },
       "anthropic-upstream": { type: "string" },
       "openai-upstream": { type: "string" },
+      "gemini-upstream": { type: "string" },
       "timeout-ms": { type: "string" },
       "allow-remote": { type: "boolean" },
       verbose: { type: "boolean" },
@@ -90,6 +96,11 @@ export async function main(args: readonly string[]): Promise<number> {
       "--openai-upstream",
       values["openai-upstream"] ?? _configString(own, "openai_upstream") ??
         DEFAULT_UPSTREAMS.openai,
+    ),
+    gemini: _upstream(
+      "--gemini-upstream",
+      values["gemini-upstream"] ?? _configString(own, "gemini_upstream") ??
+        DEFAULT_UPSTREAMS.gemini,
     ),
   };
   if (!LOOPBACK.test(host)) {
@@ -159,7 +170,8 @@ export async function main(args: readonly string[]): Promise<number> {
         const where = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
         warn(
           `proxy listening on http://${where}:${addr.port} ` +
-            `(anthropic → ${upstreams.anthropic}, openai → ${upstreams.openai})`,
+            `(anthropic → ${upstreams.anthropic}, openai → ${upstreams.openai}, ` +
+            `gemini → ${upstreams.gemini})`,
         );
       },
       onError: (e) => {

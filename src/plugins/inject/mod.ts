@@ -21,6 +21,8 @@ export const injectPlugin: Plugin = {
       "Adds a terse-answer and a lean-code style to the system prompt of proxied requests.",
   },
   async proxyFilter(req, ctx) {
+    // Gemini's system prompt (`systemInstruction`) is not one it knows how to edit.
+    if (req.api === "gemini") return null;
     const { injectStyle } = await lazyImport<typeof import("./inject.ts")>(
       new URL("./inject.ts", import.meta.url),
     );

@@ -89,6 +89,43 @@ export function randomMessage(r: Rand, api: Api, txt: (r: Rand) => string = rand
     pick(r, [1.5, -0, 12345678901234567890, true, null, txt(r), [], {}, {
       k: [txt(r)],
     }]);
+  if (api === "gemini") {
+    const response = () =>
+      pick(r, [
+        () => ({ output: txt(r) }),
+        () => ({ output: txt(r) }),
+        () => ({ output: txt(r), exitCode: 0 }),
+        () => ({ output: txt(r), error: pick(r, [txt(r), null, false, {}]) }),
+        () => ({ error: txt(r) }),
+        () => ({ output: noise() }),
+        () => ({ result: txt(r), content: txt(r) }),
+        noise,
+      ])();
+    const part = () =>
+      pick(r, [
+        () => ({
+          functionResponse: { id: txt(r), name: "run_shell_command", response: response() },
+        }),
+        () => ({ functionResponse: { name: "read_file", response: response() } }),
+        () => ({
+          functionResponse: { name: "f", response: response(), parts: [{ text: txt(r) }] },
+        }),
+        () => ({ functionCall: { name: "f", args: { output: txt(r) } } }),
+        () => ({ text: txt(r), response: { output: txt(r) } }),
+        () => ({ functionResponse: noise() }),
+        () => ({ functionResponse: { response: noise() } }),
+        noise,
+      ])();
+    return pick(r, [
+      () => ({
+        role: pick(r, ["user", "model", "function"]),
+        parts: Array.from({ length: Math.floor(r() * 5) }, part),
+      }),
+      () => ({ role: "user", parts: Array.from({ length: 1 + Math.floor(r() * 3) }, part) }),
+      () => ({ role: "user", parts: noise() }),
+      noise,
+    ])();
+  }
   if (api === "openai-responses") {
     return pick(r, [
       () => ({ type: "function_call_output", call_id: txt(r), output: txt(r) }),
@@ -300,10 +337,27 @@ export function referenceFind(body: string, api: Api): ToolText[] {
       });
     }
   };
-  const list = get(root, api === "openai-responses" ? "input" : "messages");
+  const name = api === "openai-responses" ? "input" : api === "gemini" ? "contents" : "messages";
+  const list = get(root, name);
   if (list?.kind !== "array") return out;
   list.items.forEach((m, i) => {
-    if (api === "openai-responses") {
+    if (api === "gemini") {
+      const parts = get(m, "parts");
+      if (parts?.kind !== "array") return;
+      parts.items.forEach((p, j) => {
+        const response = get(get(p, "functionResponse"), "response");
+        if (response?.kind !== "object" || response.entries.some(([k]) => k === "error")) return;
+        const output = get(response, "output");
+        if (output?.kind === "string") {
+          out.push({
+            start: output.start,
+            end: output.end,
+            text: output.value,
+            path: `contents[${i}].parts[${j}].functionResponse.response.output`,
+          });
+        }
+      });
+    } else if (api === "openai-responses") {
       if (isStr(get(m, "type"), "function_call_output")) {
         take(m, `input[${i}]`, "output", "input_text");
       }

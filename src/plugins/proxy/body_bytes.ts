@@ -53,6 +53,14 @@ export interface ByteEdit {
   readonly json: Uint8Array;
 }
 
+/** What a scan of a request body found. */
+export interface ToolScan {
+  /** The tool-result strings, in body order. */
+  readonly tokens: ToolToken[];
+  /** Whether the body has the API's list (`messages`, `input`, `contents`) as an array. */
+  readonly list: boolean;
+}
+
 /**
  * The tool-result strings of `bytes` (valid UTF-8) for `api`, in body order. `null` when the
  * bytes are not a JSON object, apart from the insides of the unchecked long tokens; `[]` when
@@ -64,28 +72,42 @@ export function findToolTokens(
   api: Api,
   known?: KnownToken,
 ): ToolToken[] | null {
+  return scanToolTokens(bytes, api, known)?.tokens ?? null;
+}
+
+/**
+ * {@linkcode findToolTokens}, saying also whether the body has the API's list at all: a JSON
+ * object without it is a body of a shape the proxy cannot read.
+ */
+export function scanToolTokens(
+  bytes: Uint8Array,
+  api: Api,
+  known?: KnownToken,
+): ToolScan | null {
   _known = known ?? null;
   try {
     const out: ToolToken[] = [];
     let i = _ws(bytes, 0);
     if (bytes[i] !== OPEN_OBJECT) return null;
-    const list = api === "openai-responses" ? INPUT : MESSAGES;
+    const { name, key } = _LISTS[api];
     let found: ToolToken[] = [];
-    i = _members(bytes, i, [list], (_n, v) => {
+    let list = false;
+    i = _members(bytes, i, [key], (_n, v) => {
       _drop(bytes, found);
       found = [];
-      if (bytes[v] !== OPEN_ARRAY) return _skipValue(bytes, v);
-      const name = api === "openai-responses" ? "input" : "messages";
+      list = bytes[v] === OPEN_ARRAY;
+      if (!list) return _skipValue(bytes, v);
       return _elements(bytes, v, (k, e) => {
         const path = `${name}[${k}]`;
         if (api === "anthropic") return _anthropicMessage(bytes, e, path, found);
         if (api === "openai-chat") return _chatMessage(bytes, e, path, found);
+        if (api === "gemini") return _geminiContent(bytes, e, path, found);
         return _responsesItem(bytes, e, path, found);
       });
     });
     if (_ws(bytes, i) !== bytes.length) return null;
     for (const t of found) out.push(t);
-    return out;
+    return { tokens: out, list };
   } catch (e) {
     if (e instanceof _Invalid) return null;
     throw e;
@@ -136,8 +158,6 @@ function _ascii(s: string): Uint8Array {
   return new TextEncoder().encode(s);
 }
 
-const MESSAGES = _ascii("messages");
-const INPUT = _ascii("input");
 const ROLE = _ascii("role");
 const CONTENT = _ascii("content");
 const TYPE = _ascii("type");
@@ -149,6 +169,18 @@ const TOOL = _ascii("tool");
 const TOOL_RESULT = _ascii("tool_result");
 const FUNCTION_CALL_OUTPUT = _ascii("function_call_output");
 const INPUT_TEXT = _ascii("input_text");
+const PARTS = _ascii("parts");
+const FUNCTION_RESPONSE = _ascii("functionResponse");
+const RESPONSE = _ascii("response");
+const ERROR = _ascii("error");
+
+// The top-level list each API keeps its turns in.
+const _LISTS: Readonly<Record<Api, { name: string; key: Uint8Array }>> = {
+  "anthropic": { name: "messages", key: _ascii("messages") },
+  "openai-chat": { name: "messages", key: _ascii("messages") },
+  "openai-responses": { name: "input", key: _ascii("input") },
+  "gemini": { name: "contents", key: _ascii("contents") },
+};
 
 // A user turn's `tool_result` blocks that are not errors.
 function _anthropicMessage(b: Uint8Array, i: number, path: string, out: ToolToken[]): number {
@@ -223,6 +255,70 @@ function _holder(
     return e;
   });
   _keep(b, matches, texts, out);
+  return end;
+}
+
+// A Gemini turn: the `output` string of each `functionResponse` part whose `response` has no
+// `error` member (the API's own convention: `output` for a function's output, `error` for its
+// failure). Turns are not told apart by role: only a client's turn carries function responses.
+function _geminiContent(b: Uint8Array, i: number, path: string, out: ToolToken[]): number {
+  if (b[i] !== OPEN_OBJECT) return _skipValue(b, i);
+  let texts: ToolToken[] = [];
+  const end = _members(b, i, [PARTS], (_n, v) => {
+    _drop(b, texts);
+    const found: ToolToken[] = texts = [];
+    if (b[v] !== OPEN_ARRAY) return _skipValue(b, v);
+    return _elements(b, v, (k, e) => _geminiPart(b, e, `${path}.parts[${k}]`, found));
+  });
+  _keep(b, true, texts, out);
+  return end;
+}
+
+function _geminiPart(b: Uint8Array, i: number, path: string, out: ToolToken[]): number {
+  const at = `${path}.functionResponse.response`;
+  return _only(
+    b,
+    i,
+    FUNCTION_RESPONSE,
+    out,
+    (v, found) => _only(b, v, RESPONSE, found, (r, texts) => _geminiResponse(b, r, at, texts)),
+  );
+}
+
+// The object at `i`'s last member named `key`, walked by `walk`, which puts what it finds in
+// the list it is given; a duplicate key replaces what an earlier one found.
+function _only(
+  b: Uint8Array,
+  i: number,
+  key: Uint8Array,
+  out: ToolToken[],
+  walk: (v: number, found: ToolToken[]) => number,
+): number {
+  if (b[i] !== OPEN_OBJECT) return _skipValue(b, i);
+  let found: ToolToken[] = [];
+  const end = _members(b, i, [key], (_n, v) => {
+    _drop(b, found);
+    found = [];
+    return walk(v, found);
+  });
+  _keep(b, true, found, out);
+  return end;
+}
+
+function _geminiResponse(b: Uint8Array, i: number, path: string, out: ToolToken[]): number {
+  if (b[i] !== OPEN_OBJECT) return _skipValue(b, i);
+  let isError = false;
+  let texts: ToolToken[] = [];
+  const end = _members(b, i, [OUTPUT, ERROR], (n, v) => {
+    if (n === 1) {
+      isError = true;
+      return _skipValue(b, v);
+    }
+    _drop(b, texts);
+    texts = [];
+    return b[v] === QUOTE ? _token(b, v, `${path}.output`, texts) : _skipValue(b, v);
+  });
+  _keep(b, !isError, texts, out);
   return end;
 }
 

@@ -11,7 +11,13 @@ import {
   textsOf,
   type ToolText,
 } from "./_body_gen.ts";
-import { COUNTED_BYTES, findToolTokens, spliceBytes, type ToolToken } from "./body_bytes.ts";
+import {
+  COUNTED_BYTES,
+  findToolTokens,
+  scanToolTokens,
+  spliceBytes,
+  type ToolToken,
+} from "./body_bytes.ts";
 import type { Api } from "./routes.ts";
 
 const enc = new TextEncoder();
@@ -36,7 +42,7 @@ function randomBody(r: Rand, api: Api, txt?: (r: Rand) => string): string {
   const list = Array.from({ length: Math.floor(r() * 8) }, () => randomMessage(r, api, txt));
   return serializeRandomly(r, {
     model: "m",
-    [api === "openai-responses" ? "input" : "messages"]: list,
+    [api === "openai-responses" ? "input" : api === "gemini" ? "contents" : "messages"]: list,
     n: 1e21,
   });
 }
@@ -44,20 +50,24 @@ function randomBody(r: Rand, api: Api, txt?: (r: Rand) => string): string {
 // Long texts (most over COUNTED_BYTES once encoded), so the unchecked path is walked too.
 const longText = (r: Rand): string => randomText(r).repeat(40 + Math.floor(r() * 200));
 
-const APIS: Api[] = ["anthropic", "openai-chat", "openai-responses"];
+const APIS: Api[] = ["anthropic", "openai-chat", "openai-responses", "gemini"];
 
 Deno.test("findToolTokens() agrees with the slow reference on random bodies", () => {
   let nonEmpty = 0, long = 0;
-  for (let seed = 1; seed <= 900; seed++) {
+  const perApi = new Map<Api, number>();
+  for (let seed = 1; seed <= 1200; seed++) {
     const r = _rng(seed);
-    const api = APIS[seed % 3];
+    const api = APIS[seed % APIS.length];
     const body = randomBody(r, api, seed % 2 === 0 ? longText : undefined);
     const bytes = enc.encode(body);
     const want = referenceFind(body, api);
     const got = findToolTokens(bytes, api);
     deepStrictEqual(got, expected(body, want), `seed ${seed} (${api}): ${body}`);
     for (let k = 0; k < want.length; k++) strictEqual(decodeToken(bytes, got[k]), want[k].text);
-    if (want.length > 0) nonEmpty++;
+    if (want.length > 0) {
+      nonEmpty++;
+      perApi.set(api, (perApi.get(api) ?? 0) + 1);
+    }
     long += got.filter((t) => t.units < 0).length;
     // Told the end of every other token, the scan takes it, and asks at each token's start.
     const asked: number[] = [];
@@ -85,8 +95,9 @@ Deno.test("findToolTokens() agrees with the slow reference on random bodies", ()
       );
     }
   }
-  ok(nonEmpty > 450, `only ${nonEmpty} bodies had a tool result`);
-  ok(long > 300, `only ${long} tokens were long`);
+  ok(nonEmpty > 600, `only ${nonEmpty} bodies had a tool result`);
+  for (const api of APIS) ok((perApi.get(api) ?? 0) > 80, `${api}: ${perApi.get(api)}`);
+  ok(long > 400, `only ${long} tokens were long`);
 });
 
 // One random change to a valid body: a byte dropped, doubled or inserted.
@@ -112,7 +123,7 @@ Deno.test("findToolTokens() tells what is not a JSON object as JSON.parse does, 
   let rejected = 0, unchecked = 0, stillValid = 0;
   for (let seed = 1; seed <= 4000; seed++) {
     const r = _rng(seed);
-    const api = APIS[seed % 3];
+    const api = APIS[seed % APIS.length];
     let body = randomBody(r, api, seed % 5 === 0 ? longText : undefined);
     const n = 1 + Math.floor(r() * 3);
     for (let k = 0; k < n; k++) body = mutate(r, body);
@@ -425,6 +436,59 @@ const RESPONSES = {
   ],
 };
 
+const GEMINI = {
+  systemInstruction: { role: "user", parts: [{ text: "SYSTEM text" }] },
+  contents: [
+    { role: "user", parts: [{ text: "USER text" }] },
+    {
+      role: "model",
+      parts: [
+        { text: "MODEL text" },
+        {
+          functionCall: {
+            id: "c1",
+            name: "run_shell_command",
+            args: { command: "ARGS", output: "ARGS output" },
+          },
+        },
+      ],
+    },
+    {
+      role: "user",
+      parts: [
+        {
+          functionResponse: {
+            id: "c1",
+            name: "run_shell_command",
+            response: { output: "OUTPUT one" },
+          },
+        },
+        { functionResponse: { id: "c2", name: "read_file", response: { error: "ERROR only" } } },
+        {
+          functionResponse: {
+            id: "c3",
+            name: "run_shell_command",
+            response: { output: "ERROR output", error: "Command failed" },
+          },
+        },
+        { functionResponse: { id: "c4", name: "f", response: { output: { nested: "NESTED" } } } },
+        { functionResponse: { id: "c5", name: "f", response: { result: "RESULT key" } } },
+        {
+          functionResponse: {
+            id: "c6",
+            name: "read_file",
+            response: { output: "OUTPUT two" },
+            parts: [{ inlineData: { mimeType: "image/png", data: "IMAGE" } }],
+          },
+        },
+        { text: "USER text part" },
+      ],
+    },
+  ],
+  tools: [{ functionDeclarations: [{ name: "run_shell_command", description: "DECL" }] }],
+  generationConfig: { temperature: 0 },
+};
+
 const texts = (found: ToolText[] | null): string[] => (found ?? []).map((t) => t.text);
 
 function assertSpansExact(body: string, found: readonly ToolText[]): void {
@@ -456,6 +520,15 @@ Deno.test("findToolTokens() finds exactly the tool-result strings of each API", 
       body: RESPONSES,
       texts: ["OUTPUT one", "OUTPUT part a", "OUTPUT part b"],
       paths: ["input[3].output", "input[4].output[0].text", "input[4].output[3].text"],
+    },
+    {
+      api: "gemini",
+      body: GEMINI,
+      texts: ["OUTPUT one", "OUTPUT two"],
+      paths: [
+        "contents[2].parts[0].functionResponse.response.output",
+        "contents[2].parts[5].functionResponse.response.output",
+      ],
     },
   ];
   for (const c of cases) {
@@ -491,6 +564,55 @@ Deno.test("findToolTokens() leaves out errors, images, system, user and model te
   const responses = texts(textsOf(JSON.stringify(RESPONSES), "openai-responses"));
   for (const never of ["USER text", "USER input_text", "ARGS", "ASSISTANT text", "INSTRUCTIONS"]) {
     ok(!responses.includes(never), never);
+  }
+});
+
+Deno.test("findToolTokens() leaves out Gemini errors, images, call arguments and other keys", () => {
+  const found = texts(textsOf(JSON.stringify(GEMINI), "gemini"));
+  for (
+    const never of [
+      "SYSTEM text",
+      "USER text",
+      "MODEL text",
+      "ARGS",
+      "ARGS output",
+      "ERROR only",
+      "ERROR output",
+      "Command failed",
+      "NESTED",
+      "RESULT key",
+      "IMAGE",
+      "USER text part",
+      "DECL",
+    ]
+  ) ok(!found.includes(never), never);
+});
+
+Deno.test("scanToolTokens() tells a body without the API's list from one without results", async (t) => {
+  const cases: { name: string; body: string; api: Api; list: boolean | null; n: number }[] = [
+    { name: "Gemini contents", body: JSON.stringify(GEMINI), api: "gemini", list: true, n: 2 },
+    { name: "empty contents", body: '{"contents":[]}', api: "gemini", list: true, n: 0 },
+    { name: "no contents", body: '{"model":"m"}', api: "gemini", list: false, n: 0 },
+    { name: "contents a string", body: '{"contents":"hi"}', api: "gemini", list: false, n: 0 },
+    {
+      name: "a later contents that is not a list",
+      body: '{"contents":[{"parts":[{"functionResponse":{"response":{"output":"x"}}}]}],' +
+        '"contents":{}}',
+      api: "gemini",
+      list: false,
+      n: 0,
+    },
+    { name: "Anthropic messages", body: '{"messages":[]}', api: "anthropic", list: true, n: 0 },
+    { name: "not JSON", body: '{"contents":[', api: "gemini", list: null, n: 0 },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      const got = scanToolTokens(enc.encode(c.body), c.api);
+      if (c.list === null) return strictEqual(got, null);
+      ok(got);
+      strictEqual(got.list, c.list);
+      strictEqual(got.tokens.length, c.n);
+    });
   }
 });
 
@@ -537,6 +659,29 @@ Deno.test("findToolTokens() answers null or [] for what is not a request, and ne
       name: "tool content null",
       body: '{"messages":[{"role":"tool","content":null}]}',
       api: "openai-chat",
+      want: [],
+    },
+    { name: "Gemini array", body: '[{"contents":[]}]', api: "gemini", want: null },
+    { name: "no contents", body: '{"model":"m"}', api: "gemini", want: [] },
+    { name: "contents not a list", body: '{"contents":{"parts":[]}}', api: "gemini", want: [] },
+    { name: "odd contents", body: '{"contents":[1,"x",null,[],{}]}', api: "gemini", want: [] },
+    { name: "parts not a list", body: '{"contents":[{"parts":"text"}]}', api: "gemini", want: [] },
+    {
+      name: "functionResponse not an object",
+      body: '{"contents":[{"parts":[{"functionResponse":"x"},{"functionResponse":null}]}]}',
+      api: "gemini",
+      want: [],
+    },
+    {
+      name: "response a string",
+      body: '{"contents":[{"parts":[{"functionResponse":{"response":"out"}}]}]}',
+      api: "gemini",
+      want: [],
+    },
+    {
+      name: "output null",
+      body: '{"contents":[{"parts":[{"functionResponse":{"response":{"output":null}}}]}]}',
+      api: "gemini",
       want: [],
     },
   ];
@@ -602,6 +747,41 @@ Deno.test("findToolTokens() takes the last of duplicate keys, as JSON.parse does
       body: '{"m\\u0065ssages":[{"r\\u006fle":"tool","\\u0063ontent":"esc"}]}',
       api: "openai-chat",
       want: ["esc"],
+    },
+    {
+      name: "duplicate Gemini output",
+      body:
+        '{"contents":[{"parts":[{"functionResponse":{"response":{"output":"old","output":"new"}}}]}]}',
+      api: "gemini",
+      want: ["new"],
+    },
+    {
+      name: "an error before the output still makes it an error",
+      body:
+        '{"contents":[{"parts":[{"functionResponse":{"response":{"error":"e","output":"out"}}}]}]}',
+      api: "gemini",
+      want: [],
+    },
+    {
+      name: "duplicate response: the last has no error",
+      body:
+        '{"contents":[{"parts":[{"functionResponse":{"response":{"error":"e","output":"a"},"response":{"output":"b"}}}]}]}',
+      api: "gemini",
+      want: ["b"],
+    },
+    {
+      name: "duplicate functionResponse and parts",
+      body:
+        '{"contents":[{"parts":[{"functionResponse":{"response":{"output":"a"}}}],"parts":[{"functionResponse":{"response":{"output":"b"}},"functionResponse":{"response":{"output":"c"}}}]}]}',
+      api: "gemini",
+      want: ["c"],
+    },
+    {
+      name: "escaped Gemini names",
+      body:
+        '{"c\\u006fntents":[{"p\\u0061rts":[{"functi\\u006fnResponse":{"r\\u0065sponse":{"\\u006futput":"esc","\\u0065rror":1}}},{"functionResponse":{"response":{"o\\u0075tput":"ok"}}}]}]}',
+      api: "gemini",
+      want: ["ok"],
     },
   ];
   for (const c of cases) {

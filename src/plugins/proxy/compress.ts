@@ -14,7 +14,8 @@
 import { Buffer } from "node:buffer";
 import type { Ctx, ProxyReport, ProxyRequest, ProxyResult } from "../../core/plugin.ts";
 import { estimate } from "../../core/tokens.ts";
-import { type ByteEdit, findToolTokens, spliceBytes } from "./body_bytes.ts";
+import { type ByteEdit, scanToolTokens, spliceBytes } from "./body_bytes.ts";
+import { splitToolOutput } from "./gemini_output.ts";
 import type { Api } from "./routes.ts";
 import { loadContentEngine, withPointer } from "../../content/engine.ts";
 
@@ -67,6 +68,8 @@ export class ToolResultCompressor {
       if (held) req.bytes = report.bytes;
       else req.body = UTF8.decode(report.bytes);
     }
+    // A Gemini body without its `contents` list is one the proxy cannot read: say so.
+    if (req.api === "gemini" && !report.list) return { ...report.report, note: "no contents list" };
     return report.report;
   }
 
@@ -76,15 +79,16 @@ export class ToolResultCompressor {
     api: Api,
     bytes: Uint8Array,
     ctx: Pick<Ctx, "keepRaw">,
-  ): Promise<{ bytes: Uint8Array; report: ProxyReport } | null> {
+  ): Promise<{ bytes: Uint8Array; report: ProxyReport; list: boolean } | null> {
     const hits = new Map<number, _TokenEntry>();
-    const tokens = findToolTokens(bytes, api, (b, start) => {
+    const scan = scanToolTokens(bytes, api, (b, start) => {
       const hit = this.#find(b, start);
       if (!hit) return -1;
       hits.set(start, hit);
       return start + hit.token.length;
     });
-    if (tokens === null) return null;
+    if (scan === null) return null;
+    const tokens = scan.tokens;
     // Every long token is looked up (and decoded, which checks it, when new) before anything is
     // compressed, so a body that proves not to be JSON leaves no archive behind.
     const entries: (_TokenEntry | string | null)[] = new Array(tokens.length);
@@ -136,6 +140,7 @@ export class ToolResultCompressor {
     return {
       bytes: edits.length ? spliceBytes(bytes, edits) : bytes,
       report: { resultsSeen: tokens.length, charsSeen, charsSaved, results },
+      list: scan.list,
     };
   }
 
@@ -197,14 +202,19 @@ function _prefixKey(bytes: Uint8Array, start: number): number {
 
 // One result: its compressed form, `null` when it stays as it is, `undefined` when a lossy
 // form could not be archived (then it stays as it is too: nothing is cut that cannot return).
+// A Gemini result is compressed inside Gemini CLI's wrapping, which stays as it was; one whose
+// status lines report a failure is an error, and stays whole.
 async function _compressOne(
   raw: string,
-  api: string,
+  api: Api,
   ctx: Pick<Ctx, "keepRaw">,
 ): Promise<Entry | undefined> {
+  const parts = api === "gemini" ? splitToolOutput(raw) : null;
+  if (parts?.failed) return null;
+  const output = parts ? parts.body : raw;
   let c;
   try {
-    c = (await loadContentEngine()).compress(raw);
+    c = (await loadContentEngine()).compress(output);
   } catch {
     return null;
   }
@@ -212,7 +222,7 @@ async function _compressOne(
   let text = c.text;
   let archiveId: string | null = null;
   if (c.cut.length) {
-    archiveId = await ctx.keepRaw(new TextEncoder().encode(raw), {
+    archiveId = await ctx.keepRaw(new TextEncoder().encode(output), {
       command: `tool result (${api})`,
       cwd: "",
       exitCode: null,
@@ -220,6 +230,11 @@ async function _compressOne(
     });
     if (!archiveId) return undefined;
     text = withPointer(c, archiveId);
+  }
+  if (parts) {
+    // The status lines follow on the next line, as they did.
+    if (text.endsWith("\n") && !output.endsWith("\n")) text = text.slice(0, -1);
+    text = parts.head + text + parts.tail;
   }
   if (text.length >= raw.length || estimate(text, c.textClass) >= estimate(raw, c.textClass)) {
     return null;

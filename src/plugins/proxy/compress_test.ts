@@ -1,4 +1,4 @@
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import type { Ctx, ProxyRequest } from "../../core/plugin.ts";
 import { ToolResultCompressor } from "./compress.ts";
 import { BodyRequest } from "./request.ts";
@@ -180,6 +180,121 @@ Deno.test("ToolResultCompressor.compress() leaves bytes that are not JSON as the
         charsSaved: 0,
         results: [],
         note: "not JSON",
+      });
+      strictEqual(req.encoded(), bytes);
+      strictEqual(a.calls.length, 0);
+    });
+  }
+});
+
+// ---- Gemini ----
+
+const GIT_LOG_FIXTURE = new URL("git_log_history/", FIXTURES);
+
+// A shell result as Gemini CLI 0.61.0 words it (`status` lines after the output).
+const geminiShell = (output: string, status = "Process Group PGID: 4242") =>
+  `<untrusted_context>\nOutput: ${output}\n${status}\n</untrusted_context>`;
+
+function geminiBody(outputs: readonly unknown[]): string {
+  return JSON.stringify({
+    contents: [
+      { role: "user", parts: [{ text: "Show me the history." }] },
+      {
+        role: "model",
+        parts: outputs.map((_, i) => ({
+          functionCall: { id: `c${i}`, name: "run_shell_command", args: { command: "git log" } },
+        })),
+      },
+      {
+        role: "user",
+        parts: outputs.map((response, i) => ({
+          functionResponse: { id: `c${i}`, name: "run_shell_command", response },
+        })),
+      },
+    ],
+    generationConfig: { temperature: 0 },
+  });
+}
+
+// The `response` objects of the body's function responses, in order.
+function responses(body: string): Record<string, unknown>[] {
+  return JSON.parse(body).contents[2].parts.map(
+    (p: { functionResponse: { response: Record<string, unknown> } }) => p.functionResponse.response,
+  );
+}
+
+Deno.test({
+  name:
+    "ToolResultCompressor.compress() compresses a Gemini function's output inside Gemini CLI's wrapping",
+  permissions: READ,
+  async fn() {
+    const log = (await Deno.readTextFile(new URL("raw.out", GIT_LOG_FIXTURE))).trimEnd();
+    const meta = JSON.parse(await Deno.readTextFile(new URL("meta.json", GIT_LOG_FIXTURE)));
+    const [plain] = (await outputs(2)).filter((t) => !t.startsWith("commit "));
+    const sent = [
+      { output: geminiShell(log) },
+      { output: geminiShell(log, "Exit Code: 1\nProcess Group PGID: 4243") },
+      { output: geminiShell(log), error: "Command failed" },
+      { error: geminiShell(log) },
+      { output: plain },
+    ];
+    const body = geminiBody(sent);
+    const { bytes, results } = await sameBothWays("gemini", body, 2);
+    strictEqual(results, 2, "the shell result and the plain one");
+    // The output inside the wrapping was archived, not the wrapping.
+    deepStrictEqual(new Set(bytes.calls), new Set([log, plain]));
+    const req = new BodyRequest("gemini", enc.encode(body));
+    const report = await new ToolResultCompressor().compress(req, archive().ctx);
+    deepStrictEqual([report.resultsSeen, report.results.length, report.note], [3, 2, undefined]);
+    strictEqual(report.results[0].shape, "git log");
+    const got = new TextDecoder().decode(req.encoded());
+    const after = responses(got);
+    // The failure and the two error responses went as they were.
+    deepStrictEqual(after.slice(1, 4), sent.slice(1, 4));
+    const out = String(after[0].output);
+    ok(out.startsWith("<untrusted_context>\nOutput: "), out.slice(0, 80));
+    ok(out.endsWith("\nProcess Group PGID: 4242\n</untrusted_context>"), out.slice(-80));
+    ok(out.length < sent[0].output!.length / 2, `${out.length} of ${sent[0].output!.length}`);
+    // The pointer ends the output, before Gemini CLI's status line.
+    match(out, /\n\[rtok: cut [^\n]+; raw: rtok expand id\d+\]\nProcess Group PGID: 4242\n/);
+    for (const fact of meta.facts as string[]) ok(out.includes(fact.trim()), `lost ${fact}`);
+    ok(String(after[4].output).length < plain.length);
+    // Every other byte is the client's: the originals put back give the body sent.
+    let restored = got;
+    for (const k of [0, 4]) {
+      restored = restored.replace(
+        JSON.stringify(after[k].output),
+        () => JSON.stringify(sent[k].output),
+      );
+    }
+    strictEqual(restored, body);
+  },
+});
+
+Deno.test("ToolResultCompressor.compress() forwards a Gemini body it cannot read, and says why", async (t) => {
+  const long = "x ".repeat(2000);
+  const cases = [
+    { name: "not JSON", body: `{"contents":[{"parts":[`, note: "not JSON" },
+    { name: "a JSON array", body: `[{"contents":[]}]`, note: "not JSON" },
+    {
+      name: "no contents list",
+      body: JSON.stringify({ generateContentRequest: { contents: [] }, pad: long }),
+      note: "no contents list",
+    },
+    { name: "contents not a list", body: `{"contents":{"parts":[]}}`, note: "no contents list" },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const bytes = enc.encode(c.body);
+      const req = new BodyRequest("gemini", bytes);
+      const a = archive();
+      const report = await new ToolResultCompressor().compress(req, a.ctx);
+      deepStrictEqual(report, {
+        resultsSeen: 0,
+        charsSeen: 0,
+        charsSaved: 0,
+        results: [],
+        note: c.note,
       });
       strictEqual(req.encoded(), bytes);
       strictEqual(a.calls.length, 0);

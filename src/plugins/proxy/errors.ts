@@ -11,9 +11,19 @@ import type { Provider } from "./routes.ts";
 export function errorResponse(provider: Provider, status: number, message: string): Response {
   const body = provider === "anthropic"
     ? { type: "error", error: { type: "api_error", message } }
+    : provider === "gemini"
+    ? { error: { code: status, message, status: "UNAVAILABLE" } }
     : { error: { message, type: "server_error", param: null, code: null } };
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json", "x-rtok-error": "1" },
   });
+}
+
+// A credential in a URL's query (Gemini's `?key=`), as an error message might quote the URL.
+const _QUERY_KEY = /([?&](?:key|api_key|access_token)=)[^&#\s)"']+/gi;
+
+/** `text` with the value of every `key=` (and `api_key=`, `access_token=`) query parameter cut. */
+export function withoutQueryKeys(text: string): string {
+  return text.replace(_QUERY_KEY, "$1…");
 }

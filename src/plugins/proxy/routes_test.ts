@@ -31,6 +31,62 @@ Deno.test("routeOf() sends an unknown path to Anthropic when the client is Anthr
   );
 });
 
+Deno.test("routeOf() sends Gemini's model methods to Gemini, with the path's model", async (t) => {
+  const none = new Headers();
+  const cases: [string, string, string, string | null, string | undefined][] = [
+    [
+      "POST",
+      "/v1beta/models/gemini-2.5-flash:generateContent",
+      "generate",
+      "gemini",
+      "gemini-2.5-flash",
+    ],
+    [
+      "POST",
+      "/v1beta/models/gemini-2.5-pro:streamGenerateContent",
+      "stream_generate",
+      "gemini",
+      "gemini-2.5-pro",
+    ],
+    [
+      "POST",
+      "/v1/models/gemini-2.5-flash:countTokens",
+      "count_tokens",
+      "gemini",
+      "gemini-2.5-flash",
+    ],
+    ["POST", "/v1alpha/models/my%20model:generateContent", "generate", "gemini", "my model"],
+    ["POST", "/v1beta/models/gemini-2.5-flash:embedContent", "other", null, undefined],
+    ["GET", "/v1beta/models/gemini-2.5-flash:generateContent", "other", null, undefined],
+    ["GET", "/v1beta/models", "other", null, undefined],
+    ["POST", "/v1beta/models/a/b:generateContent", "other", null, undefined],
+  ];
+  for (const [method, path, name, api, model] of cases) {
+    await t.step(`${method} ${path}`, () => {
+      const want = model === undefined
+        ? { provider: "gemini", name, api }
+        : { provider: "gemini", name, api, model };
+      deepStrictEqual(routeOf(method, path, none), want);
+    });
+  }
+});
+
+Deno.test("routeOf() sends an unknown path to Gemini when the client is Gemini's", () => {
+  const key = new Headers({ "x-goog-api-key": "k" });
+  strictEqual(routeOf("GET", "/v1/models", key).provider, "gemini");
+  strictEqual(
+    routeOf("GET", "/v1/models", new Headers(), new URLSearchParams("key=k")).provider,
+    "gemini",
+  );
+  strictEqual(
+    routeOf("GET", "/v1/models", new Headers(), new URLSearchParams("k=1")).provider,
+    "openai",
+  );
+  // Anthropic's and OpenAI's own paths stay theirs, whatever the headers.
+  strictEqual(routeOf("POST", "/v1/messages", key).provider, "anthropic");
+  strictEqual(routeOf("POST", "/v1/chat/completions", key).provider, "openai");
+});
+
 Deno.test("upstreamUrl() keeps the base's path prefix and the request's query", () => {
   const url = new URL("http://127.0.0.1:8787/v1/messages?beta=true");
   strictEqual(
@@ -38,4 +94,11 @@ Deno.test("upstreamUrl() keeps the base's path prefix and the request's query", 
     "https://api.anthropic.com/v1/messages?beta=true",
   );
   strictEqual(upstreamUrl("http://h:1/prefix/", url), "http://h:1/prefix/v1/messages?beta=true");
+  const gemini = new URL(
+    "http://127.0.0.1:8787/v1beta/models/m:streamGenerateContent?alt=sse&key=k",
+  );
+  strictEqual(
+    upstreamUrl("https://generativelanguage.googleapis.com", gemini),
+    "https://generativelanguage.googleapis.com/v1beta/models/m:streamGenerateContent?alt=sse&key=k",
+  );
 });

@@ -9,7 +9,7 @@
 
 import { isUtf8 } from "node:buffer";
 import type { ProxyReport, ProxyRequest, ProxyResult } from "../../core/plugin.ts";
-import { errorResponse } from "./errors.ts";
+import { errorResponse, withoutQueryKeys } from "./errors.ts";
 import { ProxyMetrics } from "./metrics.ts";
 import { BodyRequest } from "./request.ts";
 import { type Provider, type Route, routeOf, upstreamUrl } from "./routes.ts";
@@ -118,7 +118,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
     const url = new URL(req.url);
     // Answered here, before anything is read or forwarded: no model API has this path.
     if (req.method === "GET" && url.pathname === "/metrics") return metrics.response();
-    const route = routeOf(req.method, url.pathname, req.headers);
+    const route = routeOf(req.method, url.pathname, req.headers, url.searchParams);
     const prepared = await _prepareBody(req, route, limit, deps);
     const headers = new Headers();
     for (const [k, v] of req.headers) if (!DROP_REQUEST.has(k)) headers.set(k, v);
@@ -155,9 +155,10 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
     } catch (e) {
       clearTimeout(timer);
       const reason = abort.signal.aborted ? abort.signal.reason : e;
+      // The message may quote the URL, and a Gemini client's `?key=` with it.
       const why = reason instanceof Deno.errors.TimedOut
         ? reason.message
-        : `unreachable (${(reason as Error).message ?? String(reason)})`;
+        : `unreachable (${withoutQueryKeys((reason as Error).message ?? String(reason))})`;
       const ms = performance.now() - t0;
       record({
         ...base,
@@ -182,6 +183,8 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
     const reader = new UsageReader(route.provider, streamed);
     const finish = (note: string | null) => {
       const usage = reader.finish();
+      // A model the path names (Gemini's) is the row's; else the answer's, else the body's.
+      if (route.model) usage.model = route.model;
       if (!usage.model) usage.model = prepared.model;
       record({
         ...base,

@@ -1,4 +1,4 @@
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { ProxyReport } from "../../core/plugin.ts";
 import { proxyHandler, type ProxyRow } from "./server.ts";
 
@@ -18,7 +18,7 @@ async function withProxy(
   });
   const upstream = `http://127.0.0.1:${(up.addr as Deno.NetAddr).port}`;
   const handler = proxyHandler({
-    upstreams: { anthropic: upstream, openai: upstream },
+    upstreams: { anthropic: upstream, openai: upstream, gemini: upstream },
     maxBodyBytes: limit,
     transform: (req) => {
       const report: ProxyReport = {
@@ -105,4 +105,89 @@ Deno.test("proxyHandler() takes the request's model from its first 4096 chars, m
       });
     }
   });
+});
+
+Deno.test("proxyHandler() forwards a Gemini request with its query and key, and records the path's model", async () => {
+  const got: { path: string; key: string | null; body: string }[] = [];
+  const sse = 'data: {"candidates":[],"usageMetadata":{"promptTokenCount":30}}\r\n\r\n' +
+    'data: {"candidates":[],"usageMetadata":{"promptTokenCount":30,' +
+    '"cachedContentTokenCount":20,"candidatesTokenCount":5},"modelVersion":"gemini-x-001"}\r\n\r\n';
+  const up = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    got.push({
+      path: url.pathname + url.search,
+      key: req.headers.get("x-goog-api-key"),
+      body: await req.text(),
+    });
+    return new Response(sse, { headers: { "content-type": "text/event-stream" } });
+  });
+  const upstream = `http://127.0.0.1:${(up.addr as Deno.NetAddr).port}`;
+  const rows: ProxyRow[] = [];
+  const apis: string[] = [];
+  const handler = proxyHandler({
+    upstreams: { anthropic: "http://127.0.0.1:9", openai: "http://127.0.0.1:9", gemini: upstream },
+    transform: (req) => {
+      apis.push(req.api);
+      return Promise.resolve([]);
+    },
+    record: (row) => rows.push(row),
+  });
+  const px = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
+  try {
+    const base = `http://127.0.0.1:${(px.addr as Deno.NetAddr).port}`;
+    const body = '{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}';
+    const r = await fetch(`${base}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
+      method: "POST",
+      headers: { "x-goog-api-key": "secret-key-1" },
+      body,
+    });
+    strictEqual(await r.text(), sse, "the answer byte for byte");
+    deepStrictEqual(got, [{
+      path: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+      key: "secret-key-1",
+      body,
+    }]);
+    deepStrictEqual(apis, ["gemini"]);
+    const row = rows[0];
+    deepStrictEqual(
+      [row.provider, row.route, row.status, row.streamed, row.usage],
+      ["gemini", "stream_generate", 200, true, {
+        model: "gemini-2.5-flash",
+        input: 10,
+        output: 5,
+        cacheWrite: null,
+        cacheRead: 20,
+      }],
+    );
+    ok(!JSON.stringify(row).includes("secret-key-1"), "no credential in the row");
+  } finally {
+    await px.shutdown();
+    await up.shutdown();
+  }
+});
+
+Deno.test("proxyHandler() answers 502 in Gemini's error shape, without the query's key", async () => {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const dead = `http://127.0.0.1:${(l.addr as Deno.NetAddr).port}`;
+  l.close();
+  const rows: ProxyRow[] = [];
+  const handler = proxyHandler({
+    upstreams: { anthropic: dead, openai: dead, gemini: dead },
+    transform: () => Promise.resolve([]),
+    record: (row) => rows.push(row),
+  });
+  const res = await handler(
+    new Request("http://127.0.0.1/v1beta/models/gemini-2.5-pro:generateContent?key=secret-key-2", {
+      method: "POST",
+      body: "{}",
+    }),
+  );
+  strictEqual(res.status, 502);
+  const text = await res.text();
+  const err = JSON.parse(text).error;
+  deepStrictEqual([err.code, err.status], [502, "UNAVAILABLE"]);
+  ok(err.message.startsWith(`rtok proxy: upstream ${dead} unreachable`), err.message);
+  ok(!text.includes("secret-key-2"));
+  deepStrictEqual([rows[0].provider, rows[0].route, rows[0].status], ["gemini", "generate", 502]);
+  ok(!JSON.stringify(rows[0]).includes("secret-key-2"));
 });

@@ -2,11 +2,17 @@
  * Reads the provider's token usage from a copy of the response as it passes: Anthropic's
  * `message_start` and `message_delta` events (the delta's counts are cumulative and win), the
  * OpenAI chat usage chunk (sent when the client asked for it), the Responses API's
- * `response.completed`, and the `usage` object of a response that was not streamed. The bytes
- * the client gets are never touched here.
+ * `response.completed`, the `usage` object of a response that was not streamed, and Gemini's
+ * `usageMetadata` (in each streamed chunk, the last one that carries it wins; in a JSON
+ * response, or the JSON array a stream without `alt=sse` is). The bytes the client gets are
+ * never touched here.
  *
  * Counts follow Anthropic's split: `input` is the input not read from the cache, so OpenAI's
- * `prompt_tokens` (which includes cached tokens) is reported as `prompt − cached`.
+ * `prompt_tokens` and Gemini's `promptTokenCount` (which include cached tokens) are reported as
+ * `prompt − cached`. Gemini's output is `candidatesTokenCount` plus `thoughtsTokenCount`, the
+ * thinking it bills as output (OpenAI's `completion_tokens` include reasoning the same way).
+ * Gemini's model is the one the request's path names: the server fills it in, and the
+ * response's `modelVersion` is not read.
  *
  * @module
  */
@@ -100,16 +106,40 @@ export class UsageReader {
 
   // Only events that can carry a model or usage are parsed; text deltas are skipped unread.
   #json(text: string): void {
-    if (!text.includes('"usage"') && !text.includes('"model"')) return;
+    const gemini = this.#provider === "gemini";
+    const carries = gemini
+      ? text.includes('"usageMetadata"')
+      : text.includes('"usage"') || text.includes('"model"');
+    if (!carries) return;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
       return;
     }
+    if (gemini && Array.isArray(value)) {
+      for (const v of value) if (isObject(v)) this.#gemini(v);
+      return;
+    }
     if (!isObject(value)) return;
-    if (this.#provider === "anthropic") this.#anthropic(value);
+    if (gemini) this.#gemini(value);
+    else if (this.#provider === "anthropic") this.#anthropic(value);
     else this.#openai(value);
+  }
+
+  // A chunk's `usageMetadata` replaces what an earlier chunk said, whole.
+  #gemini(v: Record<string, unknown>): void {
+    const u = isObject(v.usageMetadata) ? v.usageMetadata : null;
+    if (!u) return;
+    const prompt = num(u.promptTokenCount);
+    const cached = num(u.cachedContentTokenCount);
+    const candidates = num(u.candidatesTokenCount);
+    const thoughts = num(u.thoughtsTokenCount);
+    this.usage.input = prompt === null ? null : prompt - (cached ?? 0);
+    this.usage.cacheRead = cached;
+    this.usage.output = candidates === null && thoughts === null
+      ? null
+      : (candidates ?? 0) + (thoughts ?? 0);
   }
 
   #anthropic(v: Record<string, unknown>): void {

@@ -1,10 +1,11 @@
 import { deepStrictEqual } from "node:assert/strict";
+import type { Provider } from "./routes.ts";
 import { UsageReader } from "./usage.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
 // Feeds `text` in chunks of `size` bytes, so events and even characters split across chunks.
-function read(provider: "anthropic" | "openai", streamed: boolean, text: string, size: number) {
+function read(provider: Provider, streamed: boolean, text: string, size: number) {
   const r = new UsageReader(provider, streamed);
   const bytes = enc(text);
   for (let i = 0; i < bytes.length; i += size) r.push(bytes.slice(i, i + size));
@@ -99,4 +100,90 @@ Deno.test("UsageReader reports nothing for bodies without usage, and never throw
   deepStrictEqual(read("anthropic", true, 'data: {"usage": broken\n\n', 3), none);
   deepStrictEqual(read("openai", false, "", 3), none);
   deepStrictEqual(read("openai", true, 'data: [1,2,3]\n\ndata: "model"\n\n', 3), none);
+});
+
+// Gemini's chunks as `alt=sse` sends them: `data: {…}` and a blank line, CRLF.
+const geminiChunk = (v: unknown) => `data: ${JSON.stringify(v)}\r\n\r\n`;
+const candidate = (text: string) => ({
+  candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0 }],
+});
+
+Deno.test("UsageReader reads Gemini's usageMetadata from the last chunk that carries it", async (t) => {
+  const text = [
+    geminiChunk({ ...candidate("hé"), usageMetadata: { promptTokenCount: 900 } }),
+    geminiChunk(candidate('"usageMetadata" 🎉 said in text')),
+    geminiChunk({
+      ...candidate("done"),
+      usageMetadata: {
+        promptTokenCount: 1000,
+        cachedContentTokenCount: 600,
+        candidatesTokenCount: 40,
+        thoughtsTokenCount: 2,
+        totalTokenCount: 1042,
+      },
+      modelVersion: "gemini-2.5-flash-preview-05-20",
+    }),
+    geminiChunk(candidate("after the last usage")),
+  ].join("");
+  for (const size of [1, 5, 64, 100_000]) {
+    await t.step(`chunks of ${size} bytes`, () => {
+      // Input is the prompt not read from the cache; output counts the thinking too. The model
+      // is not read here: the path names it.
+      deepStrictEqual(read("gemini", true, text, size), {
+        model: null,
+        input: 400,
+        output: 42,
+        cacheWrite: null,
+        cacheRead: 600,
+      });
+    });
+  }
+  await t.step("a later chunk's usage replaces an earlier one's, whole", () => {
+    const later = text + geminiChunk({ usageMetadata: { promptTokenCount: 7 } });
+    deepStrictEqual(read("gemini", true, later, 9), {
+      model: null,
+      input: 7,
+      output: null,
+      cacheWrite: null,
+      cacheRead: null,
+    });
+  });
+});
+
+Deno.test("UsageReader reads Gemini's usage from a JSON response and a JSON array stream", async (t) => {
+  await t.step("generateContent", () => {
+    const body = JSON.stringify({
+      ...candidate("ok"),
+      usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
+      modelVersion: "gemini-2.5-pro",
+    });
+    deepStrictEqual(read("gemini", false, body, 3), {
+      model: null,
+      input: 12,
+      output: 6,
+      cacheWrite: null,
+      cacheRead: null,
+    });
+  });
+  await t.step("streamGenerateContent without alt=sse: one JSON array", () => {
+    const body = JSON.stringify([
+      { ...candidate("a"), usageMetadata: { promptTokenCount: 5 } },
+      { ...candidate("b"), usageMetadata: { promptTokenCount: 50, candidatesTokenCount: 3 } },
+      candidate("c"),
+    ]);
+    deepStrictEqual(read("gemini", false, body, 4), {
+      model: null,
+      input: 50,
+      output: 3,
+      cacheWrite: null,
+      cacheRead: null,
+    });
+  });
+  await t.step("an error body, and Anthropic's usage shape, give nothing", () => {
+    const none = { model: null, input: null, output: null, cacheWrite: null, cacheRead: null };
+    const error = '{"error":{"code":400,"message":"bad","status":"INVALID_ARGUMENT"}}';
+    deepStrictEqual(read("gemini", false, error, 8), none);
+    deepStrictEqual(read("gemini", false, '{"usage":{"input_tokens":3}}', 8), none);
+    deepStrictEqual(read("gemini", true, 'data: {"usageMetadata": nope\n\n', 2), none);
+  });
 });
