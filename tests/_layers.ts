@@ -27,6 +27,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "plugins/posttool": ["core", "content"],
   "plugins/memory": ["core", "claude"],
   "plugins/guard": ["core", "claude", "rewrite", "content"],
+  "plugins/graph": ["core", "content"],
   // The built-in plugin lists (src/plugins/mod.ts, hook.ts) compose the plugins.
   "plugins": [
     "core",
@@ -38,6 +39,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "plugins/posttool",
     "plugins/memory",
     "plugins/guard",
+    "plugins/graph",
   ],
   "surfaces": [
     "core",
@@ -55,6 +57,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "plugins/posttool",
     "plugins/memory",
     "plugins/guard",
+    "plugins/graph",
   ],
 };
 

@@ -71,7 +71,8 @@ Deno.test("rtok mcp: the SDK client's handshake, and every tool listed with sche
   deepStrictEqual(by.get("rtok_search")!.inputSchema.required, ["query"]);
   strictEqual(by.get("rtok_run")!.annotations?.readOnlyHint, false);
   deepStrictEqual(by.get("rtok_read")!.inputSchema.required, ["path"]);
-  for (const name of ["rtok_read", "rtok_expand", "rtok_search", "rtok_gain"]) {
+  deepStrictEqual(by.get("rtok_symbols")!.inputSchema.required, ["name"]);
+  for (const name of ["rtok_read", "rtok_expand", "rtok_search", "rtok_gain", "rtok_symbols"]) {
     strictEqual(by.get(name)!.annotations?.readOnlyHint, true, name);
     strictEqual(by.get(name)!.annotations?.idempotentHint, true, name);
   }
@@ -410,4 +411,27 @@ Deno.test("rtok_run runs a plain command as the tool itself, filtered in the ser
     [(slow.structuredContent as { exitCode: number }).exitCode, slow.isError],
     [124, true],
   );
+});
+
+Deno.test("rtok_symbols answers where a name is defined and, asked, where it is used", async () => {
+  using dir = tempDir();
+  const root = `${dir.path}/proj`;
+  Deno.mkdirSync(`${root}/.git`, { recursive: true });
+  Deno.mkdirSync(`${root}/src`);
+  Deno.writeTextFileSync(
+    `${root}/src/tax.py`,
+    "RATE = 0.2\n\n\ndef tax(amount):\n    return amount * RATE\n",
+  );
+  Deno.writeTextFileSync(`${root}/src/bill.py`, "from tax import tax\n\nprint(tax(10))\n");
+  await using client = await connect(`${dir.path}/home`, root);
+  const where = await client.callTool({ name: "rtok_symbols", arguments: { name: "tax" } });
+  strictEqual(text(where), "function tax src/tax.py:4-5\n");
+  const both = await client.callTool({
+    name: "rtok_symbols",
+    arguments: { name: "RATE", references: true },
+  }) as CallToolResult;
+  strictEqual(text(both), "variable RATE src/tax.py:1\nuses:\nsrc/tax.py: 5\n");
+  deepStrictEqual(both.structuredContent?.references, [{ file: "src/tax.py", lines: [5] }]);
+  const unknown = await client.callTool({ name: "rtok_symbols", arguments: { name: "taxes" } });
+  match(text(unknown), /^no definition of "taxes" in .*; closest: tax\n/);
 });

@@ -44,6 +44,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: "proxy", defaultOn: true },
   { id: "posttool", defaultOn: true },
   { id: "inject", defaultOn: false },
+  { id: "graph", defaultOn: true },
   { id: "memory", defaultOn: true },
 ];
 

@@ -7,6 +7,7 @@
 import type { Plugin } from "../core/plugin.ts";
 import { archivePlugin } from "./archive/mod.ts";
 import { cmdPlugin } from "./cmd/mod.ts";
+import { graphPlugin } from "./graph/mod.ts";
 import { guardPlugin } from "./guard/mod.ts";
 import { memoryPlugin } from "./memory/mod.ts";
 import { injectPlugin } from "./inject/mod.ts";
@@ -23,5 +24,6 @@ export const BUILTIN_PLUGINS: readonly Plugin[] = [
   proxyPlugin,
   posttoolPlugin,
   injectPlugin,
+  graphPlugin,
   memoryPlugin,
 ];

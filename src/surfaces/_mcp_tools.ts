@@ -21,6 +21,7 @@ import { gainSummary } from "../plugins/measure/gain.ts";
 import { planRewrite } from "../rewrite/plan.ts";
 import { type Boot, context, drain, openStore } from "./_boot.ts";
 import { viewForAgent } from "./_file_view.ts";
+import { askIndex } from "./_graph_ask.ts";
 
 /** The most chars one tool answer carries; longer text is paged or cut (and archived). */
 export const MAX_ANSWER_CHARS = 40_000;
@@ -275,6 +276,38 @@ export async function searchTool(b: Boot, args: SearchArgs): Promise<ToolAnswer>
       structured: { project, ...r },
     };
   });
+}
+
+/** `rtok_symbols`' arguments. */
+export interface SymbolsArgs {
+  /** The name: `parse`, or with its scope, `Parser.parse`. */
+  readonly name: string;
+  /** Also list the files and lines that use it. */
+  readonly references?: boolean;
+  /** A directory of the project (default: the server's). */
+  readonly cwd?: string;
+}
+
+/**
+ * Where `name` is defined in the project (its symbol index, brought up to date first), and
+ * with `references`, where it is used. Nothing found: one line with the closest names.
+ */
+export async function symbolsTool(b: Boot, args: SymbolsArgs): Promise<ToolAnswer> {
+  const name = args.name.trim();
+  if (name === "") throw new TypeError('"name" is empty: give a name, like "parseConfig"');
+  const cwd = await _directory(args.cwd);
+  const command = `rtok_symbols ${name}`;
+  const where = await askIndex(b, { kind: "where", name }, { cwd, surface: "mcp", command });
+  if (!args.references) {
+    return { text: where.text, structured: where.data };
+  }
+  const refs = await askIndex(b, { kind: "refs", name }, { cwd, surface: "mcp", command });
+  const uses = refs.found ? `uses:\n${refs.text}` : refs.text;
+  const r = refs.data as { references?: unknown; uses?: unknown };
+  return {
+    text: where.text + uses,
+    structured: { ...where.data, references: r.references ?? [], uses: r.uses ?? 0 },
+  };
 }
 
 /** `rtok_gain`'s arguments. */

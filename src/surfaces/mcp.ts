@@ -28,6 +28,8 @@ import {
   runTool,
   type SearchArgs,
   searchTool,
+  type SymbolsArgs,
+  symbolsTool,
   TIMEOUT_EXIT_CODE,
   type ToolAnswer,
 } from "./_mcp_tools.ts";
@@ -40,7 +42,8 @@ Usage: rtok mcp
 Tools: rtok_run (a command through rtok's filters), rtok_read (a file: a long one as its
 first lines and an outline or summary, or exact lines), rtok_expand (the raw output behind
 an archive id, paged), rtok_search (full-text search of this project's archived outputs),
-rtok_gain (the savings summary). Register it with Claude Code: rtok init --mcp.
+rtok_gain (the savings summary), rtok_symbols (where a name is defined and used). Register
+it with Claude Code: rtok init --mcp.
 `;
 
 /** The most results `rtok_search` returns at once. */
@@ -88,6 +91,14 @@ const _READ_DESCRIPTION =
   'exact lines, each as "N<TAB>line"; "outline" asks for the view whatever the length. A ' +
   "shorter file comes back whole.";
 
+const _SYMBOLS_DESCRIPTION =
+  "Where a name (function, class, method, interface, type, struct, enum, constant) is " +
+  "defined in this project, without grepping: one line per definition, " +
+  '"<kind> <qualified name> <file>:<first line>-<last line>". With "references", also each ' +
+  'file that uses the name and the lines it is used on ("<file>: 3, 17, 42"). From rtok\'s ' +
+  "symbol index of the project's TypeScript, JavaScript, Python, Go, Rust and Java files, " +
+  "re-read where a file changed. An unknown name gets the closest defined names.";
+
 /** The server's tools, for a test to compare with what a client lists. */
 export const TOOL_NAMES: readonly string[] = [
   "rtok_run",
@@ -95,6 +106,7 @@ export const TOOL_NAMES: readonly string[] = [
   "rtok_expand",
   "rtok_search",
   "rtok_gain",
+  "rtok_symbols",
 ];
 
 /** Runs the server until the client closes stdin; returns the exit code. */
@@ -228,6 +240,23 @@ export async function main(args: readonly string[]): Promise<number> {
       openWorldHint: false,
     },
   }, call((a: GainArgs) => gainTool(b, a)));
+  server.registerTool("rtok_symbols", {
+    title: "Where a name is defined and used",
+    description: _SYMBOLS_DESCRIPTION,
+    inputSchema: {
+      name: z.string().min(1).describe('The name: "parseConfig", or with its scope "Parser.parse"'),
+      references: z.boolean().optional()
+        .describe("Also list each file that uses the name, with its lines"),
+      cwd: z.string().optional()
+        .describe("A directory of the project (default: the server's)"),
+    },
+    annotations: {
+      title: "Where a name is defined and used",
+      readOnlyHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  }, call((a: SymbolsArgs) => symbolsTool(b, a)));
   server.server.onerror = (e: Error) => warn(`mcp: ${e.message}`);
   const closed = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);

@@ -283,6 +283,27 @@ export async function outlineOf(
   return _indentOutline(language, text, lines, problem);
 }
 
+/**
+ * Parses `text` as `language` and hands the tree's root to `use` while the tree lives (it is
+ * freed after); `null` when the parse gave no tree. Loads the grammar once per process, as
+ * {@linkcode outlineOf} does. Throws when the grammar does not load or the parser throws.
+ */
+export async function withTree<T>(
+  language: GrammarLanguage,
+  text: string,
+  use: (root: TsNode) => T,
+  readGrammar: GrammarReader = _readPackageFile,
+): Promise<T | null> {
+  const parser = await _loadParser(language, readGrammar);
+  const tree = parser.parse(text);
+  if (!tree) return null;
+  try {
+    return use(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+}
+
 // Kinds whose members are named through them: `Parser.parse`, `outer::inner::f`.
 const _SCOPES = new Set([
   "class",
@@ -315,6 +336,22 @@ function _qualifier(s: OutlineSymbol): string {
  * itself is never altered; the kind is one word; the range is always the last word.
  */
 export function renderOutline(o: Outline): string {
+  const scopes = symbolScopes(o);
+  const sep = o.language === "rust" ? "::" : ".";
+  return o.symbols.map((s, i) => {
+    const range = s.start === s.end ? `L${s.start}` : `L${s.start}-${s.end}`;
+    const name = scopes[i] ? `${scopes[i]}${sep}${s.name}` : s.name;
+    return `${"  ".repeat(s.depth)}${s.kind} ${name} ${range}`;
+  }).join("\n");
+}
+
+/**
+ * Per symbol of `o`, what its name is qualified through (`Geometry.Vector`, `outer::inner`,
+ * a Go method's receiver type), or `""` at the top: the enclosing classes, interfaces,
+ * namespaces, modules, traits and impls joined with `.` (`::` for Rust), stopping at an
+ * enclosing function.
+ */
+export function symbolScopes(o: Outline): string[] {
   const sep = o.language === "rust" ? "::" : ".";
   const stack: OutlineSymbol[] = [];
   const out: string[] = [];
@@ -330,8 +367,7 @@ export function renderOutline(o: Outline): string {
       }
     }
     stack.push(s);
-    const range = s.start === s.end ? `L${s.start}` : `L${s.start}-${s.end}`;
-    out.push(`${"  ".repeat(s.depth)}${s.kind} ${[...chain, s.name].join(sep)} ${range}`);
+    out.push(chain.join(sep));
   }
-  return out.join("\n");
+  return out;
 }

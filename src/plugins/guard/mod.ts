@@ -29,7 +29,7 @@ const _FALSE_BLOCK = `UPDATE interventions SET false_block = 1 WHERE id = (
 
 // A line naming none of the tools the rules look at: no rule can act on it.
 const _TOOLS =
-  /(?:^|[\s;&|(/])(?:cat|e?grep|fgrep|find|tree|cp|mv|rm|ln|mkdir|rmdir|chmod|chown|chgrp|rsync|tar)(?:\s|$)/;
+  /(?:^|[\s;&|(/])(?:cat|e?grep|fgrep|rg|find|tree|cp|mv|rm|ln|mkdir|rmdir|chmod|chown|chgrp|rsync|tar)(?:\s|$)/;
 
 /**
  * The guard's PreToolUse: only `Bash` calls. Its rules load only for a line naming a tool they

@@ -21,7 +21,13 @@ import {
   settingsFiles,
 } from "../../claude/permissions.ts";
 import { rewriteLine } from "../../rewrite/host.ts";
-import { type Finding, inspectLine } from "./rules.ts";
+import { definitionSearch, type Finding, inspectLine } from "./rules.ts";
+import { projectRoot } from "../../core/project.ts";
+import { hasSymbolIndex } from "../../core/symbol_marker.ts";
+import { lazyImport } from "../../core/lazy.ts";
+
+type _Lookup = typeof import("../../core/symbol_lookup.ts");
+let _lookup: Promise<_Lookup> | null = null;
 import { readGuardSettings } from "./settings.ts";
 import { noteLast, stoppedRules, stopRule, takeLast } from "./state.ts";
 
@@ -66,18 +72,21 @@ export async function guardShellCall(
     }
   }
   const off = new Set([...settings.off, ...await stoppedRules(ctx.home, project)]);
-  const finding = inspectLine(line, {
-    cwd: ev.cwd,
-    off,
-    readLines: settings.readLines,
-    readChars: settings.readChars,
-    rtok: () =>
-      rtokInvocation({
-        path: env.PATH ?? "",
-        home: env.HOME,
-        denoInstallRoot: env.DENO_INSTALL_ROOT,
-      }),
-  });
+  const rtok = () =>
+    rtokInvocation({
+      path: env.PATH ?? "",
+      home: env.HOME,
+      denoInstallRoot: env.DENO_INSTALL_ROOT,
+    });
+  const finding =
+    (off.has("grep-definition") ? null : await _definition(line, ev.cwd, ctx.home, rtok)) ??
+      inspectLine(line, {
+        cwd: ev.cwd,
+        off,
+        readLines: settings.readLines,
+        readChars: settings.readChars,
+        rtok,
+      });
   if (!finding) return null;
   const host = ev.host ?? "claude";
   const rules = host === "claude" ? _userRules(env, ev.cwd) : null;
@@ -104,6 +113,38 @@ export async function guardShellCall(
     });
   }
   return decision;
+}
+
+/**
+ * `grep-definition`: a search for where a name is defined, in a project whose symbol index
+ * holds definitions of that name, gets a reason naming `rtok where NAME` and the size of its
+ * answer (one line per definition). No index for the project: no opinion, and no SQLite.
+ */
+async function _definition(
+  line: string,
+  cwd: string,
+  home: string,
+  rtok: () => string,
+): Promise<Finding | null> {
+  const search = definitionSearch(line, cwd);
+  if (!search) return null;
+  const root = projectRoot(search.cwd);
+  if (!await hasSymbolIndex(home, root)) return null;
+  const lookup = await (_lookup ??= lazyImport<_Lookup>(
+    new URL("../../core/symbol_lookup.ts", import.meta.url),
+  ));
+  const n = await lookup.countDefinitions(home, root, search.name);
+  if (!n) return null;
+  const lines = n === 1 ? "1 line" : `${n} lines`;
+  return {
+    rule: "grep-definition",
+    action: "reason",
+    command: search.command,
+    reason: `rtok guard: \`${rtok()} where ${search.name}\` answers in ${lines}: each ` +
+      `definition of ${search.name} with its kind, file and line range, from rtok's symbol ` +
+      `index of ${root} (\`${rtok()} refs ${search.name}\` lists its uses). To search ` +
+      "anyway, run the same command again.",
+  };
 }
 
 function _decide(

@@ -6,6 +6,8 @@ import { parseSpool, spoolPath } from "../../core/spool.ts";
 import { rewriteLine } from "../../rewrite/host.ts";
 import { guardShellCall } from "./pretool.ts";
 import { lastFile, stoppedRules } from "./state.ts";
+import { Store, storePath } from "../../core/store.ts";
+import { markIndexed } from "../../core/symbol_marker.ts";
 
 // A project with every directory a search should not walk, a long file, a wide one, a short one.
 function project(dir: string): void {
@@ -409,6 +411,60 @@ Deno.test("guardShellCall: config and the environment turn it off", async (t) =>
       );
       strictEqual(await call("cat big.ts", undefined, { CLAUDE_CONFIG_DIR: cfg }), null);
       strictEqual(await call("grep -r needle .", undefined, { CLAUDE_CONFIG_DIR: cfg }), null);
+    });
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("guardShellCall() names rtok where NAME and its answer's size for a definition search, only where an index holds the name", async (t) => {
+  const root = Deno.makeTempDirSync({ prefix: "rtok-guard-where-" });
+  try {
+    const w = world(root);
+    Deno.mkdirSync(`${w.dir}/.git/objects`, { recursive: true });
+    const ask = (line: string, guard?: Record<string, unknown>) =>
+      guardShellCall(
+        { tool: "Bash", input: { command: line }, cwd: w.dir, env: w.env },
+        w.ctx(null, guard),
+      );
+    await t.step("no index for the project: no opinion (the vendor rule still acts)", async () => {
+      const d = await ask("grep -rn 'function needle' src");
+      strictEqual(d, null);
+    });
+    // An index as the graph plugin leaves it: two definitions of `needle`, and the marker.
+    const store = Store.open(storePath(w.home));
+    store.write((db) => {
+      db.exec(`INSERT INTO graph_projects (id, root, updated) VALUES (1, '${w.dir}', 0)`);
+      db.exec(
+        "INSERT INTO graph_files (id, project_id, path, mtime, size, language) " +
+          "VALUES (1, 1, 'src/a.ts', 0, 0, 'typescript')",
+      );
+      db.exec(
+        "INSERT INTO graph_defs (file_id, name, kind, scope, start_line, end_line) VALUES " +
+          "(1, 'needle', 'const', '', 1, 1), (1, 'needle', 'function', '', 3, 5)",
+      );
+    });
+    store.close();
+    await markIndexed(w.home, w.dir);
+    await t.step("a name the index defines: a reason with the answer's size", async () => {
+      const d = await ask("grep -rn 'function needle' src");
+      strictEqual(d?.kind, "deny");
+      if (d?.kind === "deny") {
+        ok(d.reason.includes("where needle` answers in 2 lines"), d.reason);
+        ok(d.reason.includes(`symbol index of ${w.dir}`), d.reason);
+      }
+      const rg = await ask("rg 'class needle'");
+      strictEqual(rg?.kind, "deny");
+    });
+    await t.step("it comes before the vendor rule for the same line", async () => {
+      const d = await ask("grep -rn 'def needle' .");
+      strictEqual(d?.kind, "deny");
+    });
+    await t.step("a name the index does not define: no opinion", async () => {
+      strictEqual(await ask("rg 'class Missing'"), null);
+    });
+    await t.step("off in config: no opinion", async () => {
+      strictEqual(await ask("rg 'class needle'", { "grep-definition": false }), null);
     });
   } finally {
     Deno.removeSync(root, { recursive: true });

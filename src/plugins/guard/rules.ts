@@ -615,3 +615,100 @@ function _dropWord(line: string, w: Word): _Edit {
   while (at > 0 && (line[at - 1] === " " || line[at - 1] === "\t")) at--;
   return { at, del: w.end - at, text: "" };
 }
+
+// --- grep-definition ---------------------------------------------------------------------
+
+/** A search for where a name is defined: `grep -rn 'def NAME'`, `rg 'class NAME'`. */
+export interface DefinitionSearch {
+  /** The name searched for. */
+  readonly name: string;
+  /** The simple command, as written. */
+  readonly command: string;
+  /** The directory it runs in. */
+  readonly cwd: string;
+}
+
+// Options of rg that take a value as the next word (grep's are `_GREP_SHORT_VALUE`).
+const _RG_SHORT_VALUE = new Set(["e", "f", "m", "A", "B", "C", "g", "t", "T", "M", "j", "E"]);
+const _RG_LONG_VALUE = new Set([
+  "--regexp",
+  "--file",
+  "--max-count",
+  "--after-context",
+  "--before-context",
+  "--context",
+  "--glob",
+  "--iglob",
+  "--type",
+  "--type-not",
+  "--max-columns",
+  "--threads",
+  "--encoding",
+  "--sort",
+  "--sortr",
+]);
+
+// A pattern naming one definition: anchors and leading blanks, modifiers, a declaring word,
+// blanks, the name, then nothing or what may follow a declared name.
+const _DEF_PATTERN = new RegExp(
+  String.raw`^\^?(?:\\s[*+]|\s|\[\[:space:\]\][*+]|\.\*)*` +
+    String
+      .raw`(?:(?:export|pub|async|static|public|private|protected|default|abstract)(?:\s|\\s[*+])+)*` +
+    String.raw`(?:def|class|function|func|fn|interface|type|struct|enum|trait)(?:\s|\\s[*+]|\\s)+` +
+    String.raw`([A-Za-z_$][\w$]*)` +
+    String.raw`(?:$|\\?\(|\\b|\\>|\s|\\s|:|<|\[|\{|\\\{)`,
+);
+
+/**
+ * The definition search in `line` (the last stage of its commands, output reaching the
+ * agent), or `null`: `grep` (recursive) or `rg` whose one pattern is a declaring word and a
+ * plain name.
+ */
+export function definitionSearch(line: string, cwd: string): DefinitionSearch | null {
+  const lexed = lex(line);
+  if (!lexed.ok) return null;
+  for (const cmd of _commands(lexed.text, lexed.tokens, cwd)) {
+    const tool = cmd.words[0].value.replace(/^.*\//, "");
+    const rg = tool === "rg";
+    if (!rg && tool !== "grep" && tool !== "egrep") continue;
+    if (cmd.words.some((w) => w.dynamic) || cmd.cwd === null) continue;
+    let recursive = rg;
+    const patterns: string[] = [];
+    const operands: string[] = [];
+    let ended = false;
+    const shortValue = rg ? _RG_SHORT_VALUE : _GREP_SHORT_VALUE;
+    const longValue = rg ? _RG_LONG_VALUE : _GREP_LONG_VALUE;
+    const words = cmd.words;
+    for (let i = 1; i < words.length; i++) {
+      const v = words[i].value;
+      if (ended || !v.startsWith("-") || v === "-") {
+        operands.push(v);
+      } else if (v === "--") {
+        ended = true;
+      } else if (v.startsWith("--")) {
+        const [name] = v.split("=", 1);
+        if (name === "--recursive" || name === "--dereference-recursive") recursive = true;
+        const value = v.includes("=") ? v.slice(name.length + 1) : words[i + 1]?.value;
+        if (name === "--regexp" && value !== undefined) patterns.push(value);
+        if (longValue.has(name) && !v.includes("=")) i++;
+      } else {
+        for (let k = 1; k < v.length; k++) {
+          const c = v[k];
+          if (c === "r" || c === "R") recursive = true;
+          if (shortValue.has(c)) {
+            const value = k < v.length - 1 ? v.slice(k + 1) : words[i + 1]?.value;
+            if (c === "e" && value !== undefined) patterns.push(value);
+            if (k === v.length - 1) i++;
+            break;
+          }
+        }
+      }
+    }
+    if (!recursive) continue;
+    if (patterns.length === 0 && operands.length) patterns.push(operands[0]);
+    if (patterns.length !== 1) continue;
+    const m = _DEF_PATTERN.exec(patterns[0]);
+    if (m) return { name: m[1], command: _text(line, cmd), cwd: cmd.cwd };
+  }
+  return null;
+}

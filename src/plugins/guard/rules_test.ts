@@ -1,5 +1,5 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { inspectLine, type InspectOptions, VENDOR_DIRS } from "./rules.ts";
+import { definitionSearch, inspectLine, type InspectOptions, VENDOR_DIRS } from "./rules.ts";
 
 // A project with code, every vendor directory (each with matches), and files to copy and pack.
 function project(dir: string): void {
@@ -143,5 +143,40 @@ Deno.test("inspectLine: a rule in off is not applied", () => {
     strictEqual(inspectLine("grep -r needle .", o)?.rule, "grep-vendor");
   } finally {
     Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("definitionSearch() reads the name a search for its definition names", async (t) => {
+  const found: [string, string, string][] = [
+    ["grep -rn 'def parse' .", "parse", "/p"],
+    ["grep -rn 'function parseConfig' src", "parseConfig", "/p"],
+    ["grep -R 'class Parser' .", "Parser", "/p"],
+    ["egrep -rn 'func Open\\(' .", "Open", "/p"],
+    ["rg 'class Parser'", "Parser", "/p"],
+    ["rg -n '^\\s*def load\\(' --type py", "load", "/p"],
+    ["rg 'export async function load'", "load", "/p"],
+    ["rg -t ts 'interface Options'", "Options", "/p"],
+    ["rg 'struct Store {'", "Store", "/p"],
+    ["rg -e 'fn main\\b' src", "main", "/p"],
+    ["cd lib && rg 'type Id'", "Id", "/p/lib"],
+  ];
+  for (const [line, name, cwd] of found) {
+    await t.step(line, () => {
+      const s = definitionSearch(line, "/p");
+      deepStrictEqual([s?.name, s?.cwd], [name, cwd]);
+    });
+  }
+  const none = [
+    "grep -n 'def parse' a.py", // one file, not a search of the project
+    "rg 'class Parser|class Lexer'", // two names
+    "rg 'def .*parse'", // not a plain name
+    "grep -rn parse .", // no declaring word
+    "rg 'def parse' | head", // piped on
+    "rg -e 'def a' -e 'def b'", // two patterns
+    'rg "def $NAME"', // a word the shell expands
+    "rg 'undefined value'", // a declaring word inside another
+  ];
+  for (const line of none) {
+    await t.step(`none: ${line}`, () => strictEqual(definitionSearch(line, "/p"), null));
   }
 });

@@ -23,6 +23,7 @@ export const GUARD_RULES: readonly string[] = [
   "tree-vendor",
   "root-search",
   "verbose",
+  "grep-definition",
 ];
 
 /** The guard's settings, defaults filled in. */
