@@ -27,6 +27,8 @@ Deno.test("each surface runs without the permissions it does not need", async (t
     // starts itself.
     ["doctor", { connect: false, spawn: false, listen: false, ffi: true, write: false }],
     ["serve", { connect: false, spawn: false, listen: false, ffi: true, write: false }],
+    // The dashboard listens and reads the store; it writes nothing and starts nothing.
+    ["dashboard", { connect: false, spawn: true, listen: false, ffi: true, write: true }],
   ];
   for (const [surface, expected] of cases) {
     await t.step(surface, async () => {

@@ -93,6 +93,34 @@ export class Store {
     }
   }
 
+  /**
+   * Opens the store at `path` for reading only: nothing is created, migrated or healed.
+   * Returns `null` when there is no store yet. Throws an `Error` naming the file when it is
+   * not a database, or older than this rtok's migrations (any `rtok gain` brings it up).
+   */
+  static openReadOnly(path: string, migrations: readonly Migration[] = MIGRATIONS): Store | null {
+    if (!pathExists(path, false)) return null;
+    let db: DatabaseSync | undefined;
+    try {
+      db = new DatabaseSync(path, { readOnly: true });
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      const v = db.prepare("PRAGMA user_version").get() as { user_version: number };
+      const latest = migrations.length ? migrations[migrations.length - 1].version : 0;
+      if (v.user_version < latest) {
+        throw new Error(
+          `it is at schema version ${v.user_version}, this rtok reads ${latest}; ` +
+            "run rtok gain once to update it",
+        );
+      }
+      return new Store(db, path, null);
+    } catch (e) {
+      try {
+        db?.close();
+      } catch { /* already failing */ }
+      throw new Error(`Cannot read store "${path}": ${(e as Error).message}`);
+    }
+  }
+
   // One process moves the file aside, under `rtok.db.lock`; a process that waited for the lock
   // finds the store already new and opens it.
   static #heal(path: string, migrations: readonly Migration[], damage: string): Store {

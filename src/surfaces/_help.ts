@@ -20,15 +20,21 @@ Usage:
   rtok expand <id>         the raw output behind an "[rtok: cut …]" line
   rtok search <query>      which archived output mentioned something (--limit N,
                            --all-projects, --format text|json)
+  rtok where NAME          where NAME is defined: kind, file and line range, from
+                           the project's symbol index (--format text|json)
+  rtok refs NAME           the files and lines that use NAME
+  rtok symbols FILE|DIR    every definition in a file or under a directory
   rtok config              where rtok keeps its state; the settings in effect
   rtok init                install the Claude Code hooks, served by rtok serve
                            (--no-serve: command hooks; --project, --dry-run,
                            --uninstall, --replace; --mcp also registers rtok mcp)
   rtok mcp                 the MCP server on stdio: rtok_run, rtok_read,
-                           rtok_expand, rtok_search, rtok_gain
+                           rtok_expand, rtok_search, rtok_gain, rtok_symbols
   rtok proxy               HTTP proxy for the model APIs: compresses tool results
                            in each request (--help for the options); /metrics
   rtok metrics             the ledger's totals for Prometheus (--port, default 8788)
+  rtok dashboard           the ledger as a local web page on loopback; prints its
+                           URL, updates itself (--port, --project)
   rtok doctor              check the install, the hook, the store, rival hooks
   rtok rewrite <line>      the hook's rewrite of a command line and its verdict
   rtok filters list|show|verify   the filters in effect, one's definition, their tests

@@ -10,31 +10,20 @@ import {
   gainFailures,
   gainHistory,
   gainPeriods,
+  gainSessions,
   type GainSummary,
-  gainSummary,
   type HistoryRow,
   type Period,
   type PeriodTotals,
+  type SessionRow,
 } from "../plugins/measure/gain.ts";
-import {
-  EXPAND_RATE_LIMIT_PCT,
-  type ExpandRate,
-  expandRates,
-} from "../plugins/measure/expand_rate.ts";
-import { readServedRaw } from "../core/served_raw.ts";
-import { guardReport, guardText } from "../plugins/guard/report.ts";
-import { type RefetchRate, refetchRates } from "../plugins/measure/refetch.ts";
-import {
-  type ProxyGain,
-  proxyGain,
-  type StyleComparison,
-  styleComparison,
-} from "../plugins/proxy/gain.ts";
-import { formatUsd, type ProxyCost, proxyCost } from "../plugins/proxy/cost.ts";
-import { BUILTIN_PRICES, priceTable } from "../plugins/proxy/prices.ts";
-import { configPath } from "../core/config.ts";
-import { type Boot, boot, drain, openStore } from "./_boot.ts";
+import { EXPAND_RATE_LIMIT_PCT, type ExpandRate } from "../plugins/measure/expand_rate.ts";
+import { guardText } from "../plugins/guard/report.ts";
+import type { ProxyGain, StyleComparison } from "../plugins/proxy/gain.ts";
+import { formatUsd, type ProxyCost } from "../plugins/proxy/cost.ts";
+import { boot, drain, openStore } from "./_boot.ts";
 import { gainGraph, renderGainGraph, useColor } from "./_gain_graph.ts";
+import { type FamilyRefetch, gainJson, gainReport, NOTHING_YET } from "./_gain_report.ts";
 import { wholeNumber } from "./_flags.ts";
 import { print, warn } from "./_io.ts";
 
@@ -42,13 +31,14 @@ import { print, warn } from "./_io.ts";
 export const GAIN_HELP = `rtok gain: token savings recorded in the ledger (estimates, by text class)
 
 Usage: rtok gain [--project] [--history [--limit N] | --daily | --weekly | --monthly | --failures
-                 | --graph] [--format text|json|csv]
+                 | --graph | --sessions [--limit N]] [--format text|json|csv]
 
   --project     only runs in the current directory and below
   --history     the newest runs, one per line (--limit N, default 20)
   --daily       totals per day; --weekly per week; --monthly per month
   --failures    filters that threw (their raw output went out instead)
   --graph       the last 30 days as a chart: per day stacked by surface, and per family
+  --sessions    the newest agent sessions with their context-token-turns (--limit N)
   --format      text (default), json or csv
 
 The summary ends with the expand rate of each filter that cut something: the share
@@ -79,6 +69,7 @@ export async function main(args: readonly string[]): Promise<number> {
       monthly: { type: "boolean" },
       failures: { type: "boolean" },
       graph: { type: "boolean" },
+      sessions: { type: "boolean" },
       format: { type: "string", default: "text" },
       help: { type: "boolean", short: "h" },
     },
@@ -95,11 +86,17 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const limit = wholeNumber("--limit", values.limit ?? "20", 1);
   const periods = (["daily", "weekly", "monthly"] as const).filter((p) => values[p]);
-  const views = [values.history, values.failures, values.graph, periods.length > 0]
+  const views = [
+    values.history,
+    values.failures,
+    values.graph,
+    values.sessions,
+    periods.length > 0,
+  ]
     .filter(Boolean).length;
   if (periods.length > 1 || views > 1) {
     throw new TypeError(
-      "choose one of --history, --daily, --weekly, --monthly, --failures, --graph",
+      "choose one of --history, --daily, --weekly, --monthly, --failures, --graph, --sessions",
     );
   }
   const b = await boot();
@@ -119,78 +116,29 @@ export async function main(args: readonly string[]): Promise<number> {
       );
     } else if (values.history) {
       await print(render(format, gainHistory(store, scope, limit), historyText));
+    } else if (values.sessions) {
+      await print(render(format, gainSessions(store, scope, limit), sessionsText));
     } else if (values.failures) {
       await print(render(format, gainFailures(store, limit), failuresText));
     } else if (periods.length) {
       const rows = gainPeriods(store, scope, periods[0] as Period);
       await print(render(format, rows, (r) => periodsText(r, periods[0] as Period)));
     } else {
-      const summary = gainSummary(store, scope);
-      const rates = expandRates(store, scope.project);
-      const proxy = proxyGain(store);
-      const money = proxy.requests ? proxyCost(store, _prices(b)) : null;
-      const style = styleComparison(store);
-      const guard = guardReport(store, scope);
-      const served = b.home ? readServedRaw(b.home) : { projects: {}, resets: {} };
-      const refetches = _byFamily(refetchRates(store, scope.project, served.resets));
-      const raw = Object.entries(served.projects).flatMap(([project, families]) =>
-        Object.entries(families).map(([family, r]) => ({ project, family, ...r }))
-      ).filter((r) =>
-        scope.project === null || r.project === scope.project ||
-        r.project.startsWith(`${scope.project.replace(/\/+$/, "")}/`)
-      );
+      const r = gainReport(store, scope, b.home, b.config, warn);
       await print(
         format === "text"
-          ? summaryText(summary) + expandRateText(rates, refetches) + servedRawText(raw) +
-            proxyText(proxy) + (money ? moneyText(money) : "") + styleText(style) +
-            guardText(guard)
+          ? summaryText(r.summary) + expandRateText(r.rates, r.refetches) +
+            servedRawText(r.raw) + proxyText(r.proxy) + (r.money ? moneyText(r.money) : "") +
+            styleText(r.style) + guardText(r.guard)
           : format === "json"
-          ? JSON.stringify(
-            {
-              estimated: true,
-              ...summary,
-              expandRates: rates,
-              refetchRates: refetches,
-              servedRaw: raw,
-              proxy: { real: true, ...proxy, style },
-              ...(money
-                ? {
-                  money: {
-                    real: true,
-                    estimated: [
-                      "savedUsd",
-                      "models[].savedInputTokens",
-                      "models[].savedCacheReadTokens",
-                      "models[].savedUsd",
-                    ],
-                    ...money,
-                  },
-                }
-                : {}),
-              guard,
-            },
-            null,
-            2,
-          ) + "\n"
-          : csv(withExpandRates(summary.commands, rates)),
+          ? JSON.stringify(gainJson(r), null, 2) + "\n"
+          : csv(withExpandRates(r.summary.commands, r.rates)),
       );
     }
   } finally {
     store.close();
   }
   return 0;
-}
-
-// The price table: built in, overlaid with config.toml's; a bad entry costs one line on
-// stderr and the built-in prices are used, as a bad config gives the defaults.
-function _prices(b: Boot): ReturnType<typeof priceTable> {
-  const file = b.home ? configPath(b.home) : "config.toml";
-  try {
-    return priceTable(b.config.plugins.proxy?.prices, BUILTIN_PRICES, file);
-  } catch (e) {
-    warn(`Cannot read config "${file}": ${(e as Error).message}; using the built-in prices`);
-    return BUILTIN_PRICES;
-  }
 }
 
 // The graph's width: 80 columns, fewer on a narrower terminal.
@@ -305,7 +253,7 @@ function summaryText(s: GainSummary): string {
     ...(s.failures ? [`failures ${s.failures} (rtok gain --failures)`] : []),
     "",
   ].join("\n") + "\n";
-  if (s.commands.length === 0) return head + "No runs recorded yet: try `rtok git status`.\n";
+  if (s.commands.length === 0) return head + NOTHING_YET + "\n";
   return head + table(
     ["command", "runs", "in", "out", "saved", "saved%", "avg"],
     s.commands.map((c) => [
@@ -397,30 +345,6 @@ function proxyText(p: ProxyGain): string {
     : "");
 }
 
-/** A family's re-fetches over every project in scope. */
-interface FamilyRefetch {
-  readonly family: string;
-  readonly lossyRuns: number;
-  readonly refetched: number;
-  readonly ratePct: number;
-}
-
-function _byFamily(rates: readonly RefetchRate[]): FamilyRefetch[] {
-  const by = new Map<string, { lossy: number; re: number }>();
-  for (const r of rates) {
-    const c = by.get(r.family) ?? { lossy: 0, re: 0 };
-    c.lossy += r.lossyRuns;
-    c.re += r.refetched;
-    by.set(r.family, c);
-  }
-  return [...by].map(([family, c]) => ({
-    family,
-    lossyRuns: c.lossy,
-    refetched: c.re,
-    ratePct: Math.round((c.re / c.lossy) * 1000) / 10,
-  })).sort((a, b) => b.ratePct - a.ratePct || a.family.localeCompare(b.family));
-}
-
 // The families rtok serves raw, per project, and how to take each back.
 function servedRawText(
   raw: readonly { project: string; family: string; ratePct: number }[],
@@ -486,6 +410,26 @@ function periodsText(rows: readonly PeriodTotals[], period: Period): string {
       `${r.savedPct.toFixed(1)}%`,
     ]),
   );
+}
+
+function sessionsText(rows: readonly SessionRow[]): string {
+  if (rows.length === 0) {
+    return "No agent sessions recorded yet: the hook records them (rtok init).\n";
+  }
+  return "context-token-turns: tokens saved × the session's tool calls from that run on\n" +
+    table(
+      ["last (UTC)", "session", "host", "calls", "runs", "saved", "token-turns"],
+      rows.map((r) => [
+        r.last.slice(0, 19).replace("T", " "),
+        r.session,
+        r.host ?? "-",
+        String(r.toolCalls),
+        String(r.runs),
+        human(r.savedTokens),
+        human(r.contextTokenTurns),
+      ]),
+      3,
+    );
 }
 
 function failuresText(rows: readonly FailureRow[]): string {

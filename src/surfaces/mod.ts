@@ -11,6 +11,12 @@ import { lazyImport } from "../core/lazy.ts";
 // zod, the proxy, every filter) at start.
 const _load = <M>(path: string): Promise<M> => lazyImport<M>(new URL(path, import.meta.url));
 
+// One module serves the three words of the symbol index; each entry tells it which.
+const _graphWord = (word: string) =>
+  _load<typeof import("./graph_cmd.ts")>("./graph_cmd.ts").then((m) => ({
+    main: (a: readonly string[]) => m.main([word, ...a]),
+  }));
+
 /** A permission a surface may keep. */
 export type Perm = "read" | "write" | "net" | "env" | "run" | "ffi" | "sys";
 
@@ -98,6 +104,11 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "env", "net"],
     load: () => _load<typeof import("./metrics.ts")>("./metrics.ts"),
   },
+  // The ledger as a local web page: listens, reads the store read-only per request.
+  dashboard: {
+    permissions: ["read", "env", "net"],
+    load: () => _load<typeof import("./dashboard.ts")>("./dashboard.ts"),
+  },
   // The MCP server: the SDK loads only here. Runs commands (rtok_run), writes the ledger.
   mcp: {
     permissions: ["read", "write", "env", "run"],
@@ -123,6 +134,19 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
   serve: {
     permissions: ["read", "write", "env", "net", "run"],
     load: () => _load<typeof import("./serve.ts")>("./serve.ts"),
+  },
+  // The symbol index: reads the project's files, lists them with git (run), writes the store.
+  where: {
+    permissions: ["read", "write", "env", "run"],
+    load: () => _graphWord("where"),
+  },
+  refs: {
+    permissions: ["read", "write", "env", "run"],
+    load: () => _graphWord("refs"),
+  },
+  symbols: {
+    permissions: ["read", "write", "env", "run"],
+    load: () => _graphWord("symbols"),
   },
   // Runs the installed hook to see that it answers; asks the resident server for its health.
   doctor: {

@@ -79,6 +79,26 @@ export interface SessionTotals {
   readonly contextTokenTurns: number;
 }
 
+/** One agent session: its tool calls, the runs tied to it, and what their savings were worth. */
+export interface SessionRow {
+  /** The host's session id. */
+  readonly session: string;
+  /** The agent host whose hook saw it, when one did. */
+  readonly host: string | null;
+  /** Its first and last activity (a tool call or a run), ISO 8601 UTC. */
+  readonly first: string;
+  /** See `first`. */
+  readonly last: string;
+  /** Tool calls the hook saw. */
+  readonly toolCalls: number;
+  /** Runs tied to it. */
+  readonly runs: number;
+  /** Estimated tokens those runs saved. */
+  readonly savedTokens: number;
+  /** Σ tokens saved × the session's tool calls from that run on, as in the summary. */
+  readonly contextTokenTurns: number;
+}
+
 /** Totals for one day, week or month. */
 export interface PeriodTotals extends Totals {
   /** `2026-12-03`, `2026-W48`, `2026-12`. */
@@ -255,4 +275,51 @@ export function gainFailures(store: Store, limit: number): FailureRow[] {
     error: String(r.error),
     fallbackOk: Number(r.fallback_ok) === 1,
   }));
+}
+
+/**
+ * The newest `limit` sessions (by last activity) with their context-token-turns; over every
+ * session, their sum is the summary's `sessions.contextTokenTurns`.
+ */
+export function gainSessions(store: Store, scope: Scope, limit: number): SessionRow[] {
+  const w = where(scope);
+  const calls = store.db.prepare(
+    `SELECT session, max(host) AS host, count(*) AS calls, min(ts) AS first, max(ts) AS last
+     FROM tool_calls ${w.sql} GROUP BY session`,
+  ).all(...w.params) as Record<string, unknown>[];
+  const runs = store.db.prepare(
+    `SELECT session, max(host) AS host, count(*) AS runs, min(ts) AS first, max(ts) AS last,
+       coalesce(sum(raw_tokens - emitted_tokens), 0) AS saved,
+       coalesce(sum((raw_tokens - emitted_tokens) *
+         (SELECT count(*) FROM tool_calls c WHERE c.session = r.session AND c.ts >= r.ts)), 0)
+       AS turns
+     FROM runs r ${w.sql ? `${w.sql} AND` : "WHERE"} session IS NOT NULL GROUP BY session`,
+  ).all(...w.params) as Record<string, unknown>[];
+  const by = new Map<string, { host: string | null; first: number; last: number }>();
+  const n = (v: unknown) => Number(v ?? 0);
+  for (const r of [...calls, ...runs]) {
+    const id = String(r.session);
+    const had = by.get(id);
+    by.set(id, {
+      host: had?.host ?? (r.host === null ? null : String(r.host)),
+      first: Math.min(had?.first ?? Infinity, n(r.first)),
+      last: Math.max(had?.last ?? -Infinity, n(r.last)),
+    });
+  }
+  const callsOf = new Map(calls.map((r) => [String(r.session), n(r.calls)]));
+  const runsOf = new Map(runs.map((r) => [String(r.session), r]));
+  return [...by].map(([session, s]) => {
+    const r = runsOf.get(session);
+    return {
+      session,
+      host: s.host,
+      first: new Date(s.first).toISOString(),
+      last: new Date(s.last).toISOString(),
+      toolCalls: callsOf.get(session) ?? 0,
+      runs: n(r?.runs),
+      savedTokens: n(r?.saved),
+      contextTokenTurns: n(r?.turns),
+    };
+  }).sort((a, b) => b.last.localeCompare(a.last) || a.session.localeCompare(b.session))
+    .slice(0, limit);
 }

@@ -1,7 +1,7 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import type { Measurement } from "../../core/plugin.ts";
 import { Store, storePath } from "../../core/store.ts";
-import { gainHistory, gainPeriods, gainSummary } from "./gain.ts";
+import { gainHistory, gainPeriods, gainSessions, gainSummary } from "./gain.ts";
 import { CLAIM_WINDOW_MS, ingestLedger, insertRun } from "./ledger.ts";
 import { measurement } from "../../../tests/_helpers.ts";
 
@@ -178,5 +178,47 @@ Deno.test({
         ["codex", 1, 900],
         ["gemini", 1, 100],
       ]);
+    }),
+});
+
+Deno.test({
+  name: "gainSessions() lists sessions newest first, and their turns add up to the summary's",
+  permissions: perms,
+  fn: () =>
+    withStore((store) => {
+      const t0 = 1_800_000_000_000;
+      const call = (ts: number, session: string) => ({
+        kind: "measure.call",
+        ts,
+        data: { session, tool: "Bash", project: "/work/p", viaRtok: true },
+      });
+      store.write((db) =>
+        ingestLedger(
+          db,
+          [
+            { kind: "measure.run", ts: t0, data: { ...run({}) } }, // claimed by s1
+            call(t0 + 1_000, "s1"),
+            call(t0 + 2_000, "s1"),
+            { kind: "measure.run", ts: t0 + 3_000, data: { ...run({ rawChars: 620 }) } }, // s2
+            call(t0 + 4_000, "s2"),
+            call(t0 + 5_000, "s3"),
+          ],
+          3650,
+          t0 + 10_000,
+        )
+      );
+      const rows = gainSessions(store, { project: null }, 10);
+      deepStrictEqual(
+        rows.map((r) => [r.session, r.toolCalls, r.runs, r.savedTokens, r.contextTokenTurns]),
+        [["s3", 1, 0, 0, 0], ["s2", 1, 1, 100, 100], ["s1", 2, 1, 900, 1800]],
+      );
+      strictEqual(rows[2].first, new Date(t0).toISOString());
+      strictEqual(rows[2].last, new Date(t0 + 2_000).toISOString());
+      strictEqual(
+        rows.reduce((n, r) => n + r.contextTokenTurns, 0),
+        gainSummary(store, { project: null }).sessions.contextTokenTurns,
+      );
+      deepStrictEqual(gainSessions(store, { project: null }, 1).map((r) => r.session), ["s3"]);
+      deepStrictEqual(gainSessions(store, { project: "/work/q" }, 10), []);
     }),
 });
