@@ -5,6 +5,7 @@
  * @module
  */
 
+import { DatabaseSync } from "node:sqlite";
 import { CLI, RTOK_PERMS } from "./_helpers.ts";
 
 /** One request the stand-in received. */
@@ -331,4 +332,69 @@ export async function startProxy(
       await pump;
     },
   };
+}
+
+/**
+ * Reads the store of `home` (read-only) until `read` returns a value, for at most 10 s: the
+ * proxy writes a request's row after its last byte, in batches, so a test waits for it.
+ */
+export async function untilLedger<T>(
+  home: string,
+  read: (db: DatabaseSync) => T | null,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  while (true) {
+    try {
+      const db = new DatabaseSync(`${home}/rtok.db`, { readOnly: true });
+      try {
+        const got = read(db);
+        if (got !== null) return got;
+      } finally {
+        db.close();
+      }
+    } catch { /* not created yet */ }
+    if (Date.now() > deadline) throw new Error(`expected ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** One `proxy_requests` row, as the tests read it. */
+export interface ProxyRequestRow {
+  /** `anthropic`, `openai`, `gemini`. */
+  provider: string;
+  /** The route's ledger name. */
+  route: string;
+  /** The model, where the request named one. */
+  model: string | null;
+  /** The response status. */
+  status: number;
+  /** 1 when the response was streamed. */
+  streamed: number;
+  /** Usage, as the provider reported it. */
+  input_tokens: number | null;
+  /** Output tokens. */
+  output_tokens: number | null;
+  /** Cache-write tokens. */
+  cache_write_tokens: number | null;
+  /** Cache-read tokens. */
+  cache_read_tokens: number | null;
+  /** Tool results looked at. */
+  results_seen: number;
+  /** Tool results compressed. */
+  results_compressed: number;
+  /** Their chars. */
+  chars_seen: number;
+  /** Chars removed. */
+  chars_saved: number;
+  /** Why the body was left alone, when it was. */
+  note: string | null;
+}
+
+/** The `proxy_requests` rows of `home` once there are at least `n`, oldest first. */
+export function proxyRows(home: string, n: number): Promise<ProxyRequestRow[]> {
+  return untilLedger(home, (db) => {
+    const all = db.prepare("SELECT * FROM proxy_requests ORDER BY id").all() as unknown[];
+    return all.length >= n ? all as ProxyRequestRow[] : null;
+  }, `${n} proxy rows`);
 }

@@ -1,6 +1,5 @@
 import { match, ok, strictEqual } from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
-import { DatabaseSync } from "node:sqlite";
 import type { Measurement } from "../src/core/plugin.ts";
 import { Store, storePath } from "../src/core/store.ts";
 import { insertRun } from "../src/plugins/measure/ledger.ts";
@@ -9,7 +8,7 @@ import { ProxyMetrics } from "../src/plugins/proxy/metrics.ts";
 import type { ProxyRow } from "../src/plugins/proxy/server.ts";
 import { ledgerMetrics } from "../src/surfaces/metrics.ts";
 import { CLI, denoDir, measurement, rtok, RTOK_PERMS, tempDir } from "./_helpers.ts";
-import { startProxy, startUpstream } from "./_upstream.ts";
+import { startProxy, startUpstream, untilLedger } from "./_upstream.ts";
 
 const GIT_LOG = Deno.readTextFileSync(
   new URL("./fixtures/git_log_history/raw.out", import.meta.url),
@@ -35,27 +34,17 @@ function total(s: Map<string, number>, name: string, ...has: string[]): number {
   return n;
 }
 
-async function proxyRows(home: string, n: number): Promise<Record<string, number>> {
-  const deadline = Date.now() + 10_000;
-  while (true) {
-    try {
-      const db = new DatabaseSync(storePath(home), { readOnly: true });
-      try {
-        const got = db.prepare(
-          `SELECT count(*) AS requests, sum(input_tokens) AS input,
-             sum(output_tokens) AS output, sum(cache_read_tokens) AS cache_read,
-             sum(results_compressed) AS compressed, sum(chars_saved) AS chars_saved,
-             (SELECT sum(raw_tokens - emitted_tokens) FROM proxy_results) AS tokens_saved
-           FROM proxy_requests`,
-        ).get() as Record<string, number>;
-        if (got.requests >= n) return got;
-      } finally {
-        db.close();
-      }
-    } catch { /* not created yet */ }
-    if (Date.now() > deadline) throw new Error(`expected ${n} proxy rows`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+function proxySums(home: string, n: number): Promise<Record<string, number>> {
+  return untilLedger(home, (db) => {
+    const got = db.prepare(
+      `SELECT count(*) AS requests, sum(input_tokens) AS input,
+         sum(output_tokens) AS output, sum(cache_read_tokens) AS cache_read,
+         sum(results_compressed) AS compressed, sum(chars_saved) AS chars_saved,
+         (SELECT sum(raw_tokens - emitted_tokens) FROM proxy_results) AS tokens_saved
+       FROM proxy_requests`,
+    ).get() as Record<string, number>;
+    return got.requests >= n ? got : null;
+  }, `${n} proxy rows`);
 }
 
 /** `rtok metrics` as a running process. */
@@ -151,7 +140,7 @@ Deno.test({
     ];
     await client.messages.create({ model: "claude-test-1", max_tokens: 10, messages });
     await client.messages.create({ model: "claude-test-1", max_tokens: 10, messages });
-    const ledger = await proxyRows(tmp.path, 2);
+    const ledger = await proxySums(tmp.path, 2);
     const forwarded = up.received.length;
     const res = await fetch(`${proxy.url}/metrics`);
     strictEqual(res.status, 200);

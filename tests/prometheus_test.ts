@@ -1,10 +1,8 @@
 import { ok, strictEqual } from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { DatabaseSync } from "node:sqlite";
-import { storePath } from "../src/core/store.ts";
 import { CLI, denoDir, RTOK_PERMS, tempDir } from "./_helpers.ts";
-import { startProxy, startUpstream } from "./_upstream.ts";
+import { startProxy, startUpstream, untilLedger } from "./_upstream.ts";
 
 // Debian's package (`apt-get install -y prometheus`); the test is skipped only without it.
 const PROMETHEUS = _which("prometheus");
@@ -181,14 +179,10 @@ scrape_configs:
 });
 
 // The ledger's sums once `n` requests are in it.
-async function _ledger(home: string, n: number): Promise<Record<string, number>> {
-  const deadline = Date.now() + 10_000;
-  while (true) {
-    try {
-      const db = new DatabaseSync(storePath(home), { readOnly: true });
-      try {
-        const got = db.prepare(
-          `SELECT count(*) AS requests,
+function _ledger(home: string, n: number): Promise<Record<string, number>> {
+  return untilLedger(home, (db) => {
+    const got = db.prepare(
+      `SELECT count(*) AS requests,
              (SELECT coalesce(sum(input_tokens), 0) FROM proxy_requests
                WHERE route != 'count_tokens') AS input,
              (SELECT coalesce(sum(output_tokens), 0) FROM proxy_requests
@@ -202,13 +196,7 @@ async function _ledger(home: string, n: number): Promise<Record<string, number>>
              (SELECT coalesce(sum(raw_tokens - emitted_tokens), 0) FROM proxy_results)
                AS tokens_saved
            FROM proxy_requests`,
-        ).get() as Record<string, number>;
-        if (got.requests >= n) return got;
-      } finally {
-        db.close();
-      }
-    } catch { /* not created yet */ }
-    if (Date.now() > deadline) throw new Error(`expected ${n} proxy rows`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+    ).get() as Record<string, number>;
+    return got.requests >= n ? got : null;
+  }, `${n} proxy rows`);
 }

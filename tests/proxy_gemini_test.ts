@@ -12,45 +12,10 @@ import {
   trustFolder,
 } from "./_gemini.ts";
 import { buildLab, pointerId, rtok, sh, tempDir } from "./_helpers.ts";
-import { startProxy, startUpstream } from "./_upstream.ts";
+import { proxyRows, startProxy, startUpstream } from "./_upstream.ts";
 
 const MODEL = "gemini-2.5-flash";
 const KEY = "rtok-test-key"; // what geminiEnv gives the CLI as GEMINI_API_KEY
-
-interface Row {
-  provider: string;
-  route: string;
-  model: string | null;
-  status: number;
-  streamed: number;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cache_write_tokens: number | null;
-  cache_read_tokens: number | null;
-  results_seen: number;
-  results_compressed: number;
-  chars_seen: number;
-  chars_saved: number;
-  note: string | null;
-}
-
-// The proxy writes a request's row after its last byte, in batches: this waits for `n`.
-async function proxyRows(home: string, n: number): Promise<Row[]> {
-  const deadline = Date.now() + 10_000;
-  while (true) {
-    try {
-      const db = new DatabaseSync(`${home}/rtok.db`, { readOnly: true });
-      try {
-        const all = db.prepare("SELECT * FROM proxy_requests ORDER BY id").all() as unknown[];
-        if (all.length >= n) return all as Row[];
-      } finally {
-        db.close();
-      }
-    } catch { /* not created yet */ }
-    if (Date.now() > deadline) throw new Error(`expected ${n} proxy rows`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 // The one function response of the last run: its output as the stand-in received it.
 function received(api: GeminiStandIn): string {

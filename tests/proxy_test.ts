@@ -3,47 +3,12 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { DatabaseSync } from "node:sqlite";
 import { CLI, pointerId, rtok, RTOK_PERMS, run, tempDir } from "./_helpers.ts";
-import { sse, startProxy, startUpstream } from "./_upstream.ts";
+import { proxyRows, sse, startProxy, startUpstream } from "./_upstream.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
 const GIT_LOG = Deno.readTextFileSync(new URL("git_log_history/raw.out", FIXTURES));
 const PYTEST = Deno.readTextFileSync(new URL("pytest_v_fail/raw.out", FIXTURES));
 const SMALL = "total 0\n";
-
-interface ProxyRequestRow {
-  provider: string;
-  route: string;
-  model: string | null;
-  status: number;
-  streamed: number;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cache_write_tokens: number | null;
-  cache_read_tokens: number | null;
-  results_seen: number;
-  results_compressed: number;
-  chars_seen: number;
-  chars_saved: number;
-  note: string | null;
-}
-
-// The proxy records a request after its last byte; this waits for the row to land.
-async function rows(home: string, n: number): Promise<ProxyRequestRow[]> {
-  const deadline = Date.now() + 10_000;
-  while (true) {
-    try {
-      const db = new DatabaseSync(`${home}/rtok.db`, { readOnly: true });
-      try {
-        const all = db.prepare("SELECT * FROM proxy_requests ORDER BY id").all() as unknown[];
-        if (all.length >= n) return all as ProxyRequestRow[];
-      } finally {
-        db.close();
-      }
-    } catch { /* not created yet */ }
-    if (Date.now() > deadline) throw new Error(`expected ${n} proxy rows`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 // What the client sent: the SDK's own body, captured on its way out.
 function capturing(): { fetch: typeof fetch; bodies: string[] } {
@@ -150,7 +115,7 @@ Deno.test({
           cap.bodies.at(-1),
           "every other byte of the body is as the client sent it",
         );
-        const [row] = await rows(tmp.path, 1);
+        const [row] = await proxyRows(tmp.path, 1);
         deepStrictEqual(
           {
             provider: row.provider,
@@ -194,7 +159,7 @@ Deno.test({
       const res = await client.messages.create({ ...params, stream: true }).asResponse();
       const bytes = new Uint8Array(await res.arrayBuffer());
       deepStrictEqual(bytes, up.sent.at(-1));
-      const row = (await rows(tmp.path, 2))[1];
+      const row = (await proxyRows(tmp.path, 2))[1];
       deepStrictEqual(
         [
           row.streamed,
@@ -280,7 +245,10 @@ Deno.test({
       const cur = JSON.parse(up.received[i].text).messages;
       deepStrictEqual(cur.slice(0, prev.length), prev);
     }
-    const compressed = (await rows(tmp.path, 10)).reduce((n, r) => n + r.results_compressed, 0);
+    const compressed = (await proxyRows(tmp.path, 10)).reduce(
+      (n, r) => n + r.results_compressed,
+      0,
+    );
     ok(compressed > 10, "results were compressed, again in each request");
   },
 });
@@ -325,7 +293,7 @@ Deno.test({
         restore(up.received.at(-1)!.text, [[log, GIT_LOG], [tests, PYTEST]]),
         cap.bodies.at(-1),
       );
-      const [row] = await rows(tmp.path, 1);
+      const [row] = await proxyRows(tmp.path, 1);
       deepStrictEqual(
         [
           row.provider,
@@ -347,7 +315,7 @@ Deno.test({
         stream_options: { include_usage: true },
       }).asResponse();
       deepStrictEqual(new Uint8Array(await res.arrayBuffer()), up.sent.at(-1));
-      const row = (await rows(tmp.path, 2))[1];
+      const row = (await proxyRows(tmp.path, 2))[1];
       deepStrictEqual([row.streamed, row.input_tokens, row.output_tokens], [1, 976, 17]);
     });
 
@@ -364,7 +332,7 @@ Deno.test({
       const res = await client.responses.create({ model: "gpt-r", input, stream: true })
         .asResponse();
       deepStrictEqual(new Uint8Array(await res.arrayBuffer()), up.sent.at(-1));
-      const [a, b] = (await rows(tmp.path, 4)).slice(2);
+      const [a, b] = (await proxyRows(tmp.path, 4)).slice(2);
       deepStrictEqual(
         [
           a.route,
@@ -399,7 +367,7 @@ Deno.test({
       await r.body?.cancel();
       strictEqual(up.received.at(-1)!.text, body);
       strictEqual(up.received.at(-1)!.headers["x-rtok"], undefined);
-      strictEqual((await rows(tmp.path, 1))[0].note, "bypass (x-rtok: off)");
+      strictEqual((await proxyRows(tmp.path, 1))[0].note, "bypass (x-rtok: off)");
     });
 
     await t.step("a body that is not JSON", async () => {
@@ -407,7 +375,7 @@ Deno.test({
       const r = await fetch(`${proxy.url}/v1/messages`, { method: "POST", body: junk });
       await r.body?.cancel();
       strictEqual(up.received.at(-1)!.text, junk);
-      strictEqual((await rows(tmp.path, 2))[1].note, "not JSON");
+      strictEqual((await proxyRows(tmp.path, 2))[1].note, "not JSON");
     });
 
     await t.step("another route, with its query", async () => {
@@ -498,7 +466,7 @@ Deno.test({
     const ob = await o.json();
     strictEqual(ob.error.type, "server_error");
     match(ob.error.message, /unreachable/);
-    const logged = await rows(tmp.path, 2);
+    const logged = await proxyRows(tmp.path, 2);
     deepStrictEqual(logged.map((r) => r.status), [502, 502]);
   },
 });
@@ -535,7 +503,7 @@ Deno.test({
       setTimeout(() => reject(new Error("the upstream stream was not cancelled")), 5000)
     );
     await Promise.race([up.cancelled.promise, timeout]);
-    strictEqual((await rows(tmp.path, 1))[0].note, "client disconnected");
+    strictEqual((await proxyRows(tmp.path, 1))[0].note, "client disconnected");
   },
 });
 
@@ -616,7 +584,7 @@ Deno.test({
           await r.arrayBuffer();
         }
       }
-      await rows(tmp.path, sessions.length * 2);
+      await proxyRows(tmp.path, sessions.length * 2);
     }
     const styled = up.received.map((q) => q.text.includes("[rtok style]"));
     for (let i = 0; i < sessions.length; i++) {
@@ -664,7 +632,7 @@ Deno.test({
       }).then(async (s) => {
         for await (const _ of s) { /* read it all */ }
       });
-      await rows(tmp.path, 2);
+      await proxyRows(tmp.path, 2);
     }
     const json = await rtok(tmp.path, ["gain", "--format", "json"]);
     strictEqual(json.code, 0, json.err);

@@ -46,3 +46,16 @@ export function origin(addr: Deno.NetAddr): string {
   const where = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
   return `http://${where}:${addr.port}`;
 }
+
+/** Waits until `server` has shut down, which SIGINT or SIGTERM asks it to do. */
+export async function untilStopped(server: Deno.HttpServer<Deno.NetAddr>): Promise<void> {
+  const stop = () => server.shutdown();
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  try {
+    await server.finished;
+  } finally {
+    Deno.removeSignalListener("SIGINT", stop);
+    Deno.removeSignalListener("SIGTERM", stop);
+  }
+}

@@ -23,7 +23,7 @@ import { boot } from "./_boot.ts";
 import { type GainGraph, gainGraph } from "./_gain_graph.ts";
 import { gainJson, gainReport, NOTHING_YET } from "./_gain_report.ts";
 import { VERSION } from "./_help.ts";
-import { checkHost, LOOPBACK, origin, serveOn } from "./_listen.ts";
+import { checkHost, LOOPBACK, origin, serveOn, untilStopped } from "./_listen.ts";
 import { wholeNumber } from "./_flags.ts";
 import { print, warn } from "./_io.ts";
 import script from "./dashboard_page.js" with { type: "text" };
@@ -290,12 +290,7 @@ export async function main(args: readonly string[]): Promise<number> {
     },
   }, dashboardHandler(src, allowRemote));
   await print(`rtok dashboard: ${url} (ledger ${src.ledger}, read-only; Ctrl-C stops it)\n`);
-  const stop = () => server.shutdown();
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  await server.finished;
-  Deno.removeSignalListener("SIGINT", stop);
-  Deno.removeSignalListener("SIGTERM", stop);
+  await untilStopped(server);
   return 0;
 }
 

@@ -20,6 +20,7 @@ import {
 } from "../plugins/proxy/metrics.ts";
 import { wholeNumber } from "./_flags.ts";
 import { print, warn } from "./_io.ts";
+import { checkHost, origin, serveOn, untilStopped } from "./_listen.ts";
 
 /** The port `rtok metrics` listens on unless told otherwise. */
 export const DEFAULT_METRICS_PORT = 8788;
@@ -40,8 +41,6 @@ rtok proxy serves its own live counters at /metrics on its port.
   --port          the port (default ${DEFAULT_METRICS_PORT}; 0 picks a free one)
 `;
 
-const _LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
-
 /** Serves the ledger's metrics until SIGINT or SIGTERM; returns the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
   const { values } = parseArgs({
@@ -61,14 +60,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const host = values.host ?? "127.0.0.1";
   const port = wholeNumber("--port", values.port ?? String(DEFAULT_METRICS_PORT), 0, 65535);
-  if (!_LOOPBACK.test(host)) {
-    if (!values["allow-remote"]) {
-      throw new TypeError(
-        `--host "${host}" is not a loopback address; add --allow-remote to listen on it anyway`,
-      );
-    }
-    warn(`warning: listening on ${host}: anyone who can reach it can read the ledger's totals`);
-  }
+  checkHost(host, values["allow-remote"] ?? false, "read the ledger's totals");
   const path = storePath(rtokHome());
   let lastError = "";
   const handler = (req: Request): Response => {
@@ -85,28 +77,12 @@ export async function main(args: readonly string[]): Promise<number> {
     lastError = error ?? "";
     return new Response(text, { headers: { "content-type": METRICS_CONTENT_TYPE } });
   };
-  let server: Deno.HttpServer<Deno.NetAddr>;
-  try {
-    server = Deno.serve({
-      hostname: host,
-      port,
-      onListen: (addr) => {
-        const where = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
-        warn(`metrics listening on http://${where}:${addr.port}/metrics (ledger ${path})`);
-      },
-    }, handler);
-  } catch (e) {
-    if (e instanceof Deno.errors.AddrInUse) {
-      throw new Error(`port ${port} on ${host} is in use; choose another with --port`);
-    }
-    throw e;
-  }
-  const stop = () => server.shutdown();
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  await server.finished;
-  Deno.removeSignalListener("SIGINT", stop);
-  Deno.removeSignalListener("SIGTERM", stop);
+  const server = serveOn({
+    hostname: host,
+    port,
+    onListen: (addr) => warn(`metrics listening on ${origin(addr)}/metrics (ledger ${path})`),
+  }, handler);
+  await untilStopped(server);
   return 0;
 }
 

@@ -13,6 +13,7 @@ import { DEFAULT_HEADER_TIMEOUT_MS, type ProxyRow } from "../plugins/proxy/serve
 import { boot, context, openStore, reportPluginErrors } from "./_boot.ts";
 import { wholeNumber } from "./_flags.ts";
 import { print, warn } from "./_io.ts";
+import { checkHost, origin, serveOn, untilStopped } from "./_listen.ts";
 
 /** The public APIs, used unless config or a flag names another upstream. */
 export const DEFAULT_UPSTREAMS: Readonly<Record<Provider, string>> = {
@@ -51,8 +52,6 @@ rtok gain shows the usage the providers reported apart from rtok's estimates.
 
 /** How long a finished request's row may wait to be written with others. */
 const FLUSH_MS = 100;
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/;
 
 /** Runs the proxy until SIGINT or SIGTERM; returns the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
@@ -103,17 +102,11 @@ export async function main(args: readonly string[]): Promise<number> {
         DEFAULT_UPSTREAMS.gemini,
     ),
   };
-  if (!LOOPBACK.test(host)) {
-    if (!values["allow-remote"]) {
-      throw new TypeError(
-        `--host "${host}" is not a loopback address; add --allow-remote to listen on it anyway`,
-      );
-    }
-    warn(
-      `warning: listening on ${host}: anyone who can reach it can send requests through it ` +
-        "with their own credentials",
-    );
-  }
+  checkHost(
+    host,
+    values["allow-remote"] ?? false,
+    "send requests through it with their own credentials",
+  );
   const store = await openStore(b);
   if (!store) warn("the proxy runs, but its requests are not recorded (see the line above)");
   const ctx = context(b, store);
@@ -153,39 +146,22 @@ export async function main(args: readonly string[]): Promise<number> {
   // The plugins load their code now, not on the first request.
   await b.registry.proxyFilter({ api: "anthropic", body: "{}" }, ctx);
   reportPluginErrors(b);
-  let server: Deno.HttpServer<Deno.NetAddr>;
-  try {
-    server = _serve();
-  } catch (e) {
-    if (e instanceof Deno.errors.AddrInUse) {
-      throw new Error(`port ${port} on ${host} is in use; choose another with --port`);
-    }
-    throw e;
-  }
-  function _serve(): Deno.HttpServer<Deno.NetAddr> {
-    return Deno.serve({
-      hostname: host,
-      port,
-      onListen: (addr) => {
-        const where = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
-        warn(
-          `proxy listening on http://${where}:${addr.port} ` +
-            `(anthropic → ${upstreams.anthropic}, openai → ${upstreams.openai}, ` +
-            `gemini → ${upstreams.gemini})`,
-        );
-      },
-      onError: (e) => {
-        warn(`proxy: ${(e as Error).message}`);
-        return new Response("rtok proxy: internal error", { status: 500 });
-      },
-    }, handler);
-  }
-  const stop = () => server.shutdown();
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  await server.finished;
-  Deno.removeSignalListener("SIGINT", stop);
-  Deno.removeSignalListener("SIGTERM", stop);
+  const server = serveOn({
+    hostname: host,
+    port,
+    onListen: (addr) => {
+      warn(
+        `proxy listening on ${origin(addr)} ` +
+          `(anthropic → ${upstreams.anthropic}, openai → ${upstreams.openai}, ` +
+          `gemini → ${upstreams.gemini})`,
+      );
+    },
+    onError: (e) => {
+      warn(`proxy: ${(e as Error).message}`);
+      return new Response("rtok proxy: internal error", { status: 500 });
+    },
+  }, handler);
+  await untilStopped(server);
   if (flushing !== null) clearTimeout(flushing);
   flush();
   _close(store);
