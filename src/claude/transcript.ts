@@ -9,6 +9,8 @@
  * @module
  */
 
+import { isObject, NON_MESSAGE_LINES, readLine, toolResultText } from "./_transcript_line.ts";
+
 /** One fact of the session, in transcript order. */
 export type TranscriptEntry =
   | {
@@ -50,24 +52,6 @@ export interface Transcript {
   readonly unknownLines: number;
 }
 
-// Line types Claude Code writes that carry nothing a digest uses.
-const _PASSED_OVER = new Set([
-  "attachment",
-  "system",
-  "summary",
-  "queue-operation",
-  "last-prompt",
-  "mode",
-  "atis-latch",
-  "cost-state",
-  "tools-used",
-  "api-request",
-  "api-request-shape",
-  "api-request-blob",
-  "file-history-snapshot",
-  "custom-title",
-]);
-
 // Prompt text Claude Code writes itself in a user line: slash-command echoes, their output,
 // caveats and reminders.
 const _NOT_THE_USER =
@@ -87,19 +71,15 @@ export function readTranscript(text: string): Transcript {
     start = end + 1;
     if (line === "") continue;
     lines++;
-    let row: unknown;
-    try {
-      row = JSON.parse(line);
-    } catch {
-      badLines++;
+    const read = readLine(line);
+    if (read.kind !== "line") {
+      if (read.kind === "bad") badLines++;
+      else unknownLines++;
       continue;
     }
-    if (!_isObject(row) || typeof row.type !== "string") {
-      unknownLines++;
-      continue;
-    }
-    if (row.type !== "user" && row.type !== "assistant") {
-      if (!_PASSED_OVER.has(row.type)) unknownLines++;
+    const row = read.value;
+    if (read.type !== "user" && read.type !== "assistant") {
+      if (read.type !== "attachment" && !NON_MESSAGE_LINES.has(read.type)) unknownLines++;
       continue;
     }
     if (!_read(row, entries)) unknownLines++;
@@ -110,7 +90,7 @@ export function readTranscript(text: string): Transcript {
 // Adds the facts of one user or assistant line; false when its shape is not known.
 function _read(row: Record<string, unknown>, out: TranscriptEntry[]): boolean {
   const message = row.message;
-  if (!_isObject(message)) return false;
+  if (!isObject(message)) return false;
   const content = message.content;
   if (row.type === "user") {
     // Claude Code's own lines (a compaction summary, a meta note) are not the user's words.
@@ -124,12 +104,12 @@ function _read(row: Record<string, unknown>, out: TranscriptEntry[]): boolean {
     }
     if (!Array.isArray(content)) return false;
     for (const b of content) {
-      if (!_isObject(b)) continue;
+      if (!isObject(b)) continue;
       if (b.type === "tool_result" && typeof b.tool_use_id === "string") {
         out.push({
           kind: "result",
           id: b.tool_use_id,
-          text: _text(b.content),
+          text: toolResultText(b.content),
           isError: b.is_error === true,
         });
       } else if (b.type === "text" && typeof b.text === "string" && !own) {
@@ -143,30 +123,16 @@ function _read(row: Record<string, unknown>, out: TranscriptEntry[]): boolean {
   if (!Array.isArray(content)) return typeof content === "string";
   if (row.isSidechain === true) return true;
   for (const b of content) {
-    if (!_isObject(b) || b.type !== "tool_use") continue;
+    if (!isObject(b) || b.type !== "tool_use") continue;
     if (typeof b.id !== "string" || typeof b.name !== "string") continue;
     out.push({
       kind: "call",
       id: b.id,
       tool: b.name,
-      input: _isObject(b.input) ? b.input : {},
+      input: isObject(b.input) ? b.input : {},
     });
   }
   return true;
-}
-
-// A tool_result's content as text: a string, or its text blocks joined.
-function _text(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((b) => (_isObject(b) && typeof b.text === "string" ? b.text : ""))
-    .filter((t) => t !== "")
-    .join("\n");
-}
-
-function _isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** What reading a transcript file came to: the transcript, or why there is none. */

@@ -19,6 +19,7 @@
 
 import { hasPointer } from "../core/pointer.ts";
 import { estimateChars } from "../core/tokens.ts";
+import { isObject, NON_MESSAGE_LINES, readLine, toolResultText } from "./_transcript_line.ts";
 
 /** What the caller's rewrite rules say of one Bash command line. */
 export interface CommandView {
@@ -72,7 +73,7 @@ export interface SessionRead {
   readonly calls: readonly CallRecord[];
   /** Non-empty lines read. */
   readonly lines: number;
-  /** Lines that were not JSON objects, skipped. */
+  /** Lines that were not JSON, skipped. */
   readonly badLines: number;
   /** JSON lines of a shape rtok does not know, skipped. */
   readonly unknownLines: number;
@@ -82,39 +83,10 @@ export interface SessionRead {
   readonly last: string | null;
 }
 
-// Line types Claude Code writes that carry no call, result or hook answer.
-const _PASSED_OVER = new Set([
-  "system",
-  "summary",
-  "queue-operation",
-  "last-prompt",
-  "mode",
-  "atis-latch",
-  "cost-state",
-  "tools-used",
-  "api-request",
-  "api-request-shape",
-  "api-request-blob",
-  "file-history-snapshot",
-  "custom-title",
-  "progress",
-]);
-
 type _Json = Record<string, unknown>;
-
-function _isObject(v: unknown): v is _Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function _str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
-}
-
-// The chars of a tool_result's content: a string, or the text of its text blocks.
-function _resultText(content: unknown): string | null {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return null;
-  return content.map((b) => _isObject(b) && typeof b.text === "string" ? b.text : "").join("");
 }
 
 interface _Hook {
@@ -147,29 +119,20 @@ export class TranscriptReader {
   line(text: string): void {
     if (text.trim() === "") return;
     this.#lines++;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.#bad++;
+    const read = readLine(text.trim());
+    if (read.kind !== "line") {
+      if (read.kind === "bad") this.#bad++;
+      else this.#unknown++;
       return;
     }
-    if (!_isObject(value)) {
-      this.#bad++;
-      return;
-    }
-    const type = _str(value.type);
-    if (type === null) {
-      this.#unknown++;
-      return;
-    }
-    if (_PASSED_OVER.has(type)) {
+    const { value, type } = read;
+    if (NON_MESSAGE_LINES.has(type)) {
       this.#meta(value);
       return;
     }
     if (type === "user" || type === "assistant") {
       const message = value.message;
-      if (!_isObject(message) || (!Array.isArray(message.content) && !_str(message.content))) {
+      if (!isObject(message) || (!Array.isArray(message.content) && !_str(message.content))) {
         this.#unknown++;
         return;
       }
@@ -180,7 +143,7 @@ export class TranscriptReader {
     }
     if (type === "attachment") {
       this.#meta(value);
-      if (_isObject(value.attachment)) this.#attachment(value.attachment);
+      if (isObject(value.attachment)) this.#attachment(value.attachment);
       else this.#unknown++;
       return;
     }
@@ -198,18 +161,18 @@ export class TranscriptReader {
 
   #blocks(blocks: readonly unknown[], at: string | null): void {
     for (const b of blocks) {
-      if (!_isObject(b)) continue;
+      if (!isObject(b)) continue;
       if (b.type === "tool_use") {
         const id = _str(b.id);
         const tool = _str(b.name);
         if (!id || !tool || this.#calls.has(id)) continue;
-        const input = _isObject(b.input) ? b.input : {};
+        const input = isObject(b.input) ? b.input : {};
         const command = tool === "Bash" ? _str(input.command) : null;
         this.#calls.set(id, { tool, command, at });
       } else if (b.type === "tool_result") {
         const id = _str(b.tool_use_id);
         if (!id) continue;
-        const text = _resultText(b.content) ?? "";
+        const text = toolResultText(b.content, "");
         this.#results.set(id, { chars: text.length, pointer: hasPointer(text) });
       }
     }
@@ -229,12 +192,12 @@ export class TranscriptReader {
     } catch {
       return;
     }
-    const out = _isObject(answer) && _isObject(answer.hookSpecificOutput)
+    const out = isObject(answer) && isObject(answer.hookSpecificOutput)
       ? answer.hookSpecificOutput
       : null;
     if (!out) return;
     if (out.updatedToolOutput !== undefined) hook.filtered = true;
-    const input = _isObject(out.updatedInput) ? _str(out.updatedInput.command) : null;
+    const input = isObject(out.updatedInput) ? _str(out.updatedInput.command) : null;
     if (input !== null) {
       hook.rewrittenTo = input;
       if (this.#classifier.command(input).runsRtok) hook.filtered = true;

@@ -63,8 +63,8 @@ Deno.test("readTranscriptStats skips and counts lines it cannot read, never thro
     {
       name: "JSON not an object",
       lines: ["42", "[1,2]", "null"],
-      bad: 3,
-      unknown: 0,
+      bad: 0,
+      unknown: 3,
       known: false,
     },
     { name: "no type", lines: ['{"kind":"user"}'], bad: 0, unknown: 1, known: false },
