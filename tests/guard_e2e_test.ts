@@ -13,6 +13,7 @@ function project(dir: string): void {
   for (let i = 0; i < 40; i++) put(`node_modules/dep${i}/index.js`, `// needle in dep${i}\n`);
   put(".git/HEAD", "ref: refs/heads/main needle\n");
   for (let i = 0; i < 4; i++) put(`src/mod${i}.ts`, `export const needle${i} = ${i};\n`);
+  put("src/parse.ts", "export function parseThing(s: string): number {\n  return s.length;\n}\n");
   put(
     "src/big.ts",
     Array.from({ length: 600 }, (_, i) => `export const value${i} = ${i};`).join("\n") + "\n",
@@ -194,10 +195,18 @@ for (const served of [false, true]) {
         cwd: dir,
       });
       strictEqual(init.code, 0, init.err);
+      // The project's symbol index, as a first `rtok where` builds it.
+      const indexed = await run("rtok", ["where", "parseThing"], { env: base, cwd: dir });
+      strictEqual(indexed.code, 0, indexed.err);
       const steps = [
         { tool: "Bash", input: { command: "cat src/big.ts", description: "Show the file" } },
         { tool: "Bash", input: { command: "cat src/big.ts", description: "Show the file" } },
         { tool: "Bash", input: { command: "grep -rn needle .", description: "Search" } },
+        {
+          tool: "Bash",
+          input: { command: "grep -rn 'function parseThing' src", description: "Find it" },
+        },
+        { tool: "Bash", input: { command: "rtok where parseThing", description: "Find it" } },
       ];
       await using api = startScriptedStandIn(steps);
       const r = await runClaude(claude, api, dir, base, ["--allowedTools", "Bash"]);
@@ -216,11 +225,18 @@ for (const served of [false, true]) {
         for (let i = 0; i < 4; i++) ok(results[2].includes(`needle${i}`), results[2]);
         ok(!results[2].includes("node_modules"), results[2]);
       });
-      await t.step("the ledger: two interventions, the cat a false block", () => {
+      await t.step("a grep for a definition: the model is told rtok where answers it", () => {
+        ok(results[3].includes("`rtok where parseThing` answers in 1 line"), results[3]);
+      });
+      await t.step("rtok where, as suggested: the definition with its true line range", () => {
+        ok(results[4].includes("function parseThing src/parse.ts:1-3"), results[4]);
+      });
+      await t.step("the ledger: three interventions, the cat a false block", () => {
         const rows = interventions(base.RTOK_HOME);
         deepStrictEqual(rows.map((x) => [x.rule, x.action, x.false_block]), [
           ["cat-large", "reason", 1],
           ["grep-vendor", "rewrite", 0],
+          ["grep-definition", "reason", 0],
         ]);
       });
     },
