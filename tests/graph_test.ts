@@ -126,3 +126,30 @@ Deno.test("rtok where names a file no grammar can read once in rtok gain --failu
   const gain = await rtok(home, ["gain", "--failures"], { cwd: root });
   ok(gain.out.includes(`${root}/web/broken.ts`), gain.out);
 });
+
+Deno.test("rtok where in three processes at once on a new store: each answers, one row per file", async () => {
+  using tmp = tempDir();
+  const root = await repo(tmp.path);
+  const home = `${tmp.path}/home`;
+  const runs = await Promise.all(
+    [1, 2, 3].map(() => rtok(home, ["where", "start"], { cwd: root })),
+  );
+  for (const r of runs) {
+    strictEqual(r.code, 0, r.err);
+    strictEqual(
+      r.out,
+      "method Conn.start db/conn.go:5\nmethod Worker.start jobs/worker.py:2-3\n" +
+        "method Server.start web/server.ts:4-6\n",
+    );
+  }
+  const json = await rtok(home, ["symbols", ".", "--format", "json"], { cwd: root });
+  strictEqual(json.code, 0, json.err);
+  // Each definition once: no file's rows written twice by the racing updates.
+  const { files } = JSON.parse(json.out) as { files: { file: string; symbols: unknown[] }[] };
+  deepStrictEqual(files.map((f) => [f.file, f.symbols.length]), [
+    ["db/conn.go", 2],
+    ["jobs/worker.py", 2],
+    ["web/routes.ts", 1],
+    ["web/server.ts", 2],
+  ]);
+});

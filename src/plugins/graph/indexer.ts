@@ -125,13 +125,15 @@ function _dropFile(db: DatabaseSync, id: number): void {
   db.prepare("DELETE FROM graph_refs WHERE file_id = ?").run(id);
 }
 
-function _write(db: DatabaseSync, projectId: number, known: Map<string, _Known>, batch: _Read[]) {
-  const insertFile = db.prepare(
+// Another rtok may be indexing the same project at once: each file's row is found again
+// inside the write (an upsert), so whichever writes last leaves one consistent row.
+function _write(db: DatabaseSync, projectId: number, batch: _Read[]) {
+  const upsertFile = db.prepare(
     `INSERT INTO graph_files (project_id, path, mtime, size, language, problem)
-     VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-  );
-  const updateFile = db.prepare(
-    "UPDATE graph_files SET mtime = ?, size = ?, language = ?, problem = ? WHERE id = ?",
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project_id, path) DO UPDATE SET mtime = excluded.mtime,
+       size = excluded.size, language = excluded.language, problem = excluded.problem
+     RETURNING id`,
   );
   const insertDef = db.prepare(
     `INSERT INTO graph_defs (file_id, name, kind, scope, start_line, end_line)
@@ -142,18 +144,11 @@ function _write(db: DatabaseSync, projectId: number, known: Map<string, _Known>,
     const e = f.extraction;
     const language = e.ok ? e.symbols.language : "";
     const problem = e.ok ? null : e.problem;
-    const old = known.get(f.path);
-    let id: number;
-    if (old) {
-      _dropFile(db, old.id);
-      updateFile.run(f.mtime, f.size, language, problem, old.id);
-      id = old.id;
-    } else {
-      const row = insertFile.get(projectId, f.path, f.mtime, f.size, language, problem) as {
-        id: number;
-      };
-      id = Number(row.id);
-    }
+    const row = upsertFile.get(projectId, f.path, f.mtime, f.size, language, problem) as {
+      id: number;
+    };
+    const id = Number(row.id);
+    _dropFile(db, id);
     if (!e.ok) continue;
     for (const d of e.symbols.definitions) {
       insertDef.run(id, d.name, d.kind, d.scope, d.start, d.end);
@@ -216,7 +211,7 @@ export async function updateIndex(
       batch.push({ ...seen, extraction });
     }
     store.write((db) => {
-      _write(db, projectId, known, batch);
+      _write(db, projectId, batch);
       db.prepare("UPDATE graph_projects SET updated = ? WHERE id = ?").run(Date.now(), projectId);
     });
   }
