@@ -2,7 +2,9 @@
  * The source files of a project the index reads: in a git work tree, what git tracks and
  * what it would add (`git ls-files --cached --others --exclude-standard`, so whatever
  * `.gitignore` ignores is left out); elsewhere, or when git cannot run, a walk that skips
- * `.git` and `node_modules`. Only files a grammar reads (by extension) are kept.
+ * hidden folders and the usual vendored and built ones, and stops at
+ * {@linkcode MAX_WALKED_FILES} source files (a walk of a home folder or of `/` is not a
+ * project). Only files a grammar reads (by extension) are kept.
  *
  * @module
  */
@@ -18,8 +20,11 @@ export interface ProjectFiles {
   readonly lister: "git" | "walk";
 }
 
-/** Directories the walk never enters. */
-export const WALK_SKIPS: readonly string[] = [".git", "node_modules"];
+/** Directories the walk never enters, besides hidden ones (`.git`, `.venv`, `.cache`…). */
+export const WALK_SKIPS: readonly string[] = ["node_modules", "target", "dist", "__pycache__"];
+
+/** The most source files a walk outside git lists before it gives up. */
+export const MAX_WALKED_FILES = 20_000;
 
 /** The source files under `root` (see the module doc). */
 export async function listProjectFiles(root: string): Promise<ProjectFiles> {
@@ -52,6 +57,7 @@ async function _gitFiles(root: string): Promise<string[] | null> {
 
 async function _walk(root: string): Promise<string[]> {
   const out: string[] = [];
+  let sources = 0;
   const visit = async (dir: string, rel: string) => {
     let entries: Deno.DirEntry[];
     try {
@@ -62,9 +68,17 @@ async function _walk(root: string): Promise<string[]> {
     for (const e of entries) {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory) {
-        if (!WALK_SKIPS.includes(e.name)) await visit(joinPath(dir, e.name), path);
+        if (!e.name.startsWith(".") && !WALK_SKIPS.includes(e.name)) {
+          await visit(joinPath(dir, e.name), path);
+        }
       } else if (e.isFile) {
         out.push(path);
+        if (languageOf(path) !== null && ++sources > MAX_WALKED_FILES) {
+          throw new RangeError(
+            `Cannot index "${root}": it is not a git work tree and holds over ` +
+              `${MAX_WALKED_FILES} source files; run it inside a project`,
+          );
+        }
       }
     }
   };

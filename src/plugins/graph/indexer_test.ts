@@ -1,7 +1,8 @@
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { Store, storePath } from "../../core/store.ts";
 import { hasSymbolIndex } from "../../core/symbol_marker.ts";
 import { extractSymbols } from "./extract.ts";
+import { listProjectFiles, MAX_WALKED_FILES } from "./files.ts";
 import { type IndexOptions, updateIndex } from "./indexer.ts";
 import { definitionsUnder, findDefinitions, findReferences } from "./query.ts";
 
@@ -203,7 +204,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "updateIndex() walks a directory outside git, skipping .git and node_modules",
+  name: "updateIndex() walks a directory outside git, skipping hidden and vendored folders",
   permissions: PERMS,
   fn: async () => {
     const dir = Deno.makeTempDirSync({ prefix: "rtok-graph-walk-" });
@@ -212,6 +213,8 @@ Deno.test({
       "a.py": "def alpha():\n    pass\n",
       "lib/b.js": "export function beta() {}\n",
       "node_modules/pkg/index.js": "export function vendored() {}\n",
+      ".venv/lib/site.py": "def hidden():\n    pass\n",
+      "target/out.rs": "fn built() {}\n",
       "notes.txt": "function not_code() {}\n",
     });
     const store = Store.open(storePath(`${root}/.home`));
@@ -222,6 +225,7 @@ Deno.test({
       deepStrictEqual(c.parsed.sort(), ["a.py", "lib/b.js"]);
       deepStrictEqual(where(store, u.projectId, "beta"), ["function beta lib/b.js:1-1"]);
       deepStrictEqual(where(store, u.projectId, "vendored"), []);
+      deepStrictEqual(where(store, u.projectId, "hidden"), []);
     } finally {
       store.close();
       Deno.removeSync(dir, { recursive: true });
@@ -247,6 +251,32 @@ Deno.test({
       deepStrictEqual(where(store, two.projectId, "same"), ["function same b.ts:1-1"]);
     } finally {
       store.close();
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "listProjectFiles() outside git gives up past MAX_WALKED_FILES source files, in one line",
+  permissions: PERMS,
+  fn: async () => {
+    const dir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "rtok-graph-big-" }));
+    try {
+      // One more source file than the walk lists, spread over folders; text files do not count.
+      for (let i = 0; i <= MAX_WALKED_FILES; i++) {
+        const sub = `${dir}/d${Math.floor(i / 1000)}`;
+        if (i % 1000 === 0) Deno.mkdirSync(sub);
+        Deno.writeTextFileSync(`${sub}/m${i}.py`, "");
+      }
+      await rejects(listProjectFiles(dir), (e: Error) => {
+        ok(e instanceof RangeError, String(e));
+        ok(!e.message.includes("\n"), e.message);
+        ok(e.message.startsWith(`Cannot index "${dir}": it is not a git work tree`), e.message);
+        return true;
+      });
+      Deno.removeSync(`${dir}/d0/m0.py`);
+      strictEqual((await listProjectFiles(dir)).paths.length, MAX_WALKED_FILES);
+    } finally {
       Deno.removeSync(dir, { recursive: true });
     }
   },
