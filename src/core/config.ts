@@ -5,6 +5,7 @@
  * @module
  */
 
+import { lazyImport } from "./lazy.ts";
 import { joinPath } from "./paths.ts";
 
 /** The settings rtok runs with: the defaults, overlaid with `config.toml`. */
@@ -81,6 +82,8 @@ export async function loadConfig(home: string): Promise<Config> {
     throw new Error(`Cannot read config "${path}": ${(e as Error).message}`);
   }
   // The parser and its validation load only when a config file exists.
-  const { parseConfig } = await import("./config_parse.ts");
+  const { parseConfig } = await lazyImport<typeof import("./config_parse.ts")>(
+    new URL("./config_parse.ts", import.meta.url),
+  );
   return parseConfig(text, path);
 }

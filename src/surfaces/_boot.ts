@@ -11,6 +11,7 @@ import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import type { Store } from "../core/store.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
 import { warn } from "./_io.ts";
+import { lazyImport } from "../core/lazy.ts";
 
 /** The loaded state of one invocation. */
 export interface Boot {
@@ -47,7 +48,9 @@ export async function boot(plugins: readonly Plugin[] = BUILTIN_PLUGINS): Promis
 export async function openStore(b: Boot): Promise<Store | null> {
   if (b.home === null) return null;
   try {
-    const { Store, storePath } = await import("../core/store.ts");
+    const { Store, storePath } = await lazyImport<typeof import("../core/store.ts")>(
+      new URL("../core/store.ts", import.meta.url),
+    );
     const store = Store.open(storePath(b.home), { heal: true });
     if (store.healed !== null) {
       warn(

@@ -16,6 +16,7 @@ import { readCapped, type Started, startProcess } from "../core/spawn.ts";
 import { type Boot, boot } from "./_boot.ts";
 import { readServedRaw, servedRawNote, writeServedRaw } from "../core/served_raw.ts";
 import { warn, writeStderr, writeStdout } from "./_io.ts";
+import { lazyImport } from "../core/lazy.ts";
 import type { Outcome } from "./mod.ts";
 import type { Written } from "./_run_output.ts";
 
@@ -37,7 +38,9 @@ export async function main(
   const b = await boot(plugins);
   // `cat` of one regular file is read the way a host's whole-file Read is.
   if (catOfOneFile(argv, b.config.cmd.maxFilterMb * 1024 * 1024)) {
-    const { viewForAgent } = await import("./_file_view.ts");
+    const { viewForAgent } = await lazyImport<typeof import("./_file_view.ts")>(
+      new URL("./_file_view.ts", import.meta.url),
+    );
     const answer = await viewForAgent(b, argv[1], {}, {
       surface: "cli",
       family: "cat",

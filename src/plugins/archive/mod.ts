@@ -9,13 +9,14 @@ import type { SpoolEntry } from "../../core/spool.ts";
 import type { Store } from "../../core/store.ts";
 import type { ArchivedOutput } from "./archive.ts";
 import { archiveIdOfPath } from "./read_watch.ts";
+import { lazyImport } from "../../core/lazy.ts";
 
 type Archive = typeof import("./archive.ts");
 let archive: Promise<Archive> | null = null;
 
 // The archive's code loads on first use, or earlier through `prepare` while a tool runs.
 function loadArchive(): Promise<Archive> {
-  return archive ??= import("./archive.ts");
+  return archive ??= lazyImport<Archive>(new URL("./archive.ts", import.meta.url));
 }
 
 /** The `archive` plugin. */
