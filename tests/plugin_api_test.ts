@@ -1,4 +1,5 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import {
   BUILTIN_PLUGINS,
   CATALOGUE,
@@ -13,6 +14,7 @@ import {
   gitInit,
   ledger,
   pointerId,
+  rtok,
   RTOK_PERMS,
   run,
   sh,
@@ -145,4 +147,40 @@ Deno.test("Registry keeps a third-party plugin out when its config turns it off"
   const off = { ...config, plugins: { ...config.plugins, mine: { enabled: false } } };
   deepStrictEqual(new Registry([...BUILTIN_PLUGINS, mine], config).has("mine"), true);
   deepStrictEqual(new Registry([...BUILTIN_PLUGINS, mine], off).has("mine"), false);
+});
+
+Deno.test("a registry of measure alone drains every built-in's spooled rows: nothing the hook deferred is lost", async () => {
+  using repo = tempDir();
+  using home = tempDir();
+  await _repo(repo.path);
+  Deno.mkdirSync(`${repo.path}/node_modules/dep`, { recursive: true });
+  Deno.writeTextFileSync(`${repo.path}/node_modules/dep/a.js`, "needle\n");
+  // Each run drains the spool at once.
+  Deno.writeTextFileSync(`${home.path}/config.toml`, "[ledger]\nspool_kb = 0\n");
+  // The hook's guard defers an intervention row to the spool.
+  const event = JSON.stringify({
+    session_id: "s1",
+    transcript_path: "/nonexistent",
+    cwd: repo.path,
+    permission_mode: "default",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "grep -rn needle ." },
+    tool_use_id: "t1",
+  });
+  const hook = await rtok(home.path, ["hook", "claude"], { cwd: repo.path, stdin: event });
+  strictEqual(hook.code, 0, hook.err);
+  ok(hook.out.includes("node_modules"), hook.out);
+  const r = await _through(["measure"], home.path, repo.path);
+  strictEqual(r.code, 0, r.err);
+  strictEqual(Deno.statSync(`${home.path}/spool.jsonl`).size, 0, "the run drained the spool");
+  const db = new DatabaseSync(`${home.path}/rtok.db`, { readOnly: true });
+  try {
+    const rows = db.prepare("SELECT rule, command FROM interventions").all();
+    deepStrictEqual(rows.map((x) => ({ ...x })), [
+      { rule: "grep-vendor", command: "grep -rn needle ." },
+    ]);
+  } finally {
+    db.close();
+  }
 });

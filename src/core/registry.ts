@@ -48,6 +48,9 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: "memory", defaultOn: true },
 ];
 
+/** How long a spool entry of a plugin a draining registry does not know is kept for its own. */
+export const KEEP_FOREIGN_MS: number = 7 * 24 * 60 * 60 * 1000;
+
 /** A plugin error caught by the registry. */
 export interface PluginError {
   /** The plugin. */
@@ -64,6 +67,9 @@ export class Registry {
   readonly enabled: readonly Plugin[];
   /** Errors caught so far, oldest first. */
   readonly errors: PluginError[] = [];
+  // Every plugin id this registry was given, enabled or not: a spool entry of another id
+  // belongs to a program with plugins of its own, and is left spooled for it.
+  readonly #known: ReadonlySet<string>;
 
   /**
    * Keeps the plugins `config` enables (`[plugins.<id>] enabled`, else the manifest's
@@ -81,6 +87,7 @@ export class Registry {
         return typeof on === "boolean" ? on : p.manifest.defaultOn;
       })
       .sort((a, b) => rank(a) - rank(b));
+    this.#known = new Set(plugins.map((p) => p.manifest.id));
   }
 
   /** True when the plugin `id` is enabled. */
@@ -254,7 +261,9 @@ export class Registry {
   /**
    * Drains the spool at `ctx.home` into `ctx.store` in one `BEGIN IMMEDIATE` write, each
    * plugin applying its own kinds. A plugin that throws loses its entries of this drain (its
-   * error is kept); entries no enabled plugin claims are dropped.
+   * error is kept); entries of a plugin this registry was given but config turns off are
+   * dropped; entries of a plugin id it was not given at all (another program's plugin) stay
+   * spooled for up to {@linkcode KEEP_FOREIGN_MS}, then are dropped.
    */
   drain(ctx: Ctx): Drained {
     const store = ctx.store;
@@ -264,14 +273,21 @@ export class Registry {
     return store.write(() =>
       drainSpool(ctx.home, (entries) => {
         const mine = new Map<string, SpoolEntry[]>();
+        const foreign: SpoolEntry[] = [];
+        const since = Date.now() - KEEP_FOREIGN_MS;
         for (const e of entries) {
           const id = e.kind.slice(0, e.kind.indexOf("."));
+          if (!this.#known.has(id)) {
+            if (e.ts >= since) foreign.push(e);
+            continue;
+          }
           mine.set(id, [...(mine.get(id) ?? []), e]);
         }
         for (const p of this.enabled) {
           const list = mine.get(p.manifest.id);
           if (list && p.ingest) this.#guard(p, "ingest", () => p.ingest!(list, store, ctx));
         }
+        return foreign;
       })
     );
   }

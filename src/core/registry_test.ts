@@ -1,7 +1,9 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { type Config, DEFAULT_CONFIG } from "./config.ts";
 import type { Injection, Plugin, PreToolDecision } from "./plugin.ts";
-import { CATALOGUE, makeCtx, Registry } from "./registry.ts";
+import { CATALOGUE, KEEP_FOREIGN_MS, makeCtx, Registry } from "./registry.ts";
+import { appendSpool, parseSpool, spoolPath } from "./spool.ts";
+import { Store, storePath } from "./store.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
 
 function config(plugins: Config["plugins"] = {}): Config {
@@ -183,4 +185,45 @@ Deno.test("Registry.keepRaw() falls through a failing archive and reports null",
   }, ctxFor(r));
   strictEqual(id, null);
   strictEqual(r.errors[0].event, "keepRaw");
+});
+
+Deno.test({
+  name: "Registry.drain(): a known plugin applies its rows, a disabled one's are dropped, " +
+    "another program's stay spooled for a week",
+  permissions: { read: true, write: true },
+  fn() {
+    const home = Deno.makeTempDirSync();
+    const got: string[] = [];
+    const plugin = (id: string, defaultOn: boolean): Plugin => ({
+      manifest: { id, surfaces: ["cli"], defaultOn, description: id },
+      ingest: (entries) => got.push(...entries.map((e) => e.kind)),
+    });
+    const now = Date.now();
+    appendSpool(home, [
+      { kind: "mine.a", ts: now, data: {} },
+      { kind: "off.b", ts: now, data: {} },
+      { kind: "theirs.c", ts: now, data: {} },
+      { kind: "theirs.old", ts: now - KEEP_FOREIGN_MS - 1000, data: {} },
+    ]);
+    const store = Store.open(storePath(home));
+    try {
+      const registry = new Registry([plugin("mine", true), plugin("off", false)], DEFAULT_CONFIG);
+      const drained = registry.drain(makeCtx(registry, { config: DEFAULT_CONFIG, store, home }));
+      deepStrictEqual(got, ["mine.a"]);
+      strictEqual(drained.entries, 3);
+      deepStrictEqual(
+        parseSpool(Deno.readTextFileSync(spoolPath(home))).entries.map((e) => e.kind),
+        [
+          "theirs.c",
+        ],
+      );
+      // The program whose plugin it is drains it.
+      const theirs = new Registry([plugin("theirs", true)], DEFAULT_CONFIG);
+      theirs.drain(makeCtx(theirs, { config: DEFAULT_CONFIG, store, home }));
+      deepStrictEqual(got, ["mine.a", "theirs.c"]);
+    } finally {
+      store.close();
+      Deno.removeSync(home, { recursive: true });
+    }
+  },
 });

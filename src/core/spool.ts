@@ -25,7 +25,7 @@ export interface SpoolEntry {
 
 /** What a drain did. */
 export interface Drained {
-  /** Entries handed to `apply`. */
+  /** Entries drained (handed to `apply` and not given back to stay spooled). */
   readonly entries: number;
   /** Lines that were not valid entries (a crash mid-write), dropped. */
   readonly malformed: number;
@@ -97,10 +97,14 @@ function _openForAppend(home: string): Deno.FsFile {
 }
 
 /**
- * Hands every spooled entry to `apply`, then empties the spool. When `apply` throws, the
- * spool is kept whole for the next drain and the error propagates.
+ * Hands every spooled entry to `apply`, then empties the spool, but for the entries `apply`
+ * returns, which stay spooled for a later drain. When `apply` throws, the spool is kept whole
+ * for the next drain and the error propagates.
  */
-export function drainSpool(home: string, apply: (entries: SpoolEntry[]) => void): Drained {
+export function drainSpool(
+  home: string,
+  apply: (entries: SpoolEntry[]) => readonly SpoolEntry[] | unknown,
+): Drained {
   let file: Deno.FsFile;
   try {
     file = Deno.openSync(spoolPath(home), { read: true, write: true });
@@ -120,10 +124,18 @@ export function drainSpool(home: string, apply: (entries: SpoolEntry[]) => void)
       off += n;
     }
     const { entries, malformed } = parseSpool(new TextDecoder().decode(buf.subarray(0, off)));
-    apply(entries);
+    const given = apply(entries);
+    const kept = Array.isArray(given) ? given : [];
     file.truncateSync(0);
     sizeAfterAppend = null;
-    return { entries: entries.length, malformed };
+    if (kept.length > 0) {
+      // The file was opened without append: write the kept entries from its start.
+      file.seekSync(0, Deno.SeekMode.Start);
+      const bytes = new TextEncoder().encode(kept.map((e) => JSON.stringify(e) + "\n").join(""));
+      let at = 0;
+      while (at < bytes.length) at += file.writeSync(bytes.subarray(at));
+    }
+    return { entries: entries.length - kept.length, malformed };
   } finally {
     file.close();
   }

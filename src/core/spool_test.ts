@@ -69,3 +69,19 @@ Deno.test("parseSpool() counts a torn or foreign line instead of throwing", () =
   deepStrictEqual(entries.map((e) => e.ts), [1, 3]);
   strictEqual(malformed, 2);
 });
+
+Deno.test({
+  name: "drainSpool() leaves spooled the entries apply gives back, and only those",
+  permissions: { read: true, write: true },
+  fn() {
+    const home = Deno.makeTempDirSync();
+    appendSpool(home, [1, 2, 3, 4].map((n) => ({ kind: `p${n % 2}.x`, ts: n, data: { n } })));
+    const back = drainSpool(home, (es) => es.filter((e) => e.kind === "p1.x"));
+    deepStrictEqual(back, { entries: 2, malformed: 0 });
+    const seen: number[] = [];
+    drainSpool(home, (es) => seen.push(...es.map((e) => e.ts)));
+    deepStrictEqual(seen, [1, 3]);
+    deepStrictEqual(drainSpool(home, () => {}), { entries: 0, malformed: 0 });
+    Deno.removeSync(home, { recursive: true });
+  },
+});

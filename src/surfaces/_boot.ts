@@ -70,13 +70,24 @@ export function context(b: Boot, store: Store | null): Ctx {
   return makeCtx(b.registry, { config: b.config, store, home: b.home ?? "" });
 }
 
-/** Moves the spool's rows into `store`; a failure costs one line, and the rows stay spooled. */
+/**
+ * Moves the spool's rows into `store`; a failure costs one line, and the rows stay spooled.
+ * Every built-in plugin applies its own rows, whichever plugins this run was booted with: the
+ * spool also holds what the hook and the other surfaces deferred.
+ */
 export function drain(b: Boot, store: Store): void {
+  const own = new Set(b.registry.enabled.map((p) => p.manifest.id));
+  const registry = new Registry(
+    [...b.registry.enabled, ...BUILTIN_PLUGINS.filter((p) => !own.has(p.manifest.id))],
+    b.config,
+    CATALOGUE.map((c) => c.id),
+  );
   try {
-    b.registry.drain(context(b, store));
+    registry.drain(makeCtx(registry, { config: b.config, store, home: b.home ?? "" }));
   } catch (e) {
     warn(`runs not yet in the ledger could not be added: ${(e as Error).message}`);
   }
+  b.registry.errors.push(...registry.errors);
   reportPluginErrors(b);
 }
 
