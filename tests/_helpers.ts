@@ -112,6 +112,78 @@ export function denoDir(): Promise<string> {
   return denoDirOnce;
 }
 
+/** An rtok command running as a server, found by the URL it printed. */
+export interface RunningRtok extends AsyncDisposable {
+  /** The URL its start-up line names. */
+  readonly url: string;
+  /** What it printed on stdout so far. */
+  stdout(): string;
+  /** What it printed on stderr so far. */
+  stderr(): string;
+}
+
+/**
+ * Starts `rtok args…` with `RTOK_HOME=home` and waits, 30 s at most, until what it printed
+ * (stdout, then stderr) matches `urlIn`, whose first group is the URL; disposing of it stops
+ * the process with SIGTERM and waits for it.
+ */
+export async function startRtok(
+  home: string,
+  args: readonly string[],
+  urlIn: RegExp,
+  opts: { readonly cwd?: string } = {},
+): Promise<RunningRtok> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...RTOK_PERMS, CLI, ...args],
+    cwd: opts.cwd,
+    env: { RTOK_HOME: home, NO_COLOR: "1", DENO_DIR: await denoDir() },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let out = "", err = "";
+  const pumps = Promise.all([
+    (async () => {
+      for await (const c of child.stdout.pipeThrough(new TextDecoderStream())) out += c;
+    })(),
+    (async () => {
+      for await (const c of child.stderr.pipeThrough(new TextDecoderStream())) err += c;
+    })(),
+  ]);
+  const deadline = Date.now() + 30_000;
+  let url = "";
+  while (!url) {
+    const m = urlIn.exec(out) ?? urlIn.exec(err);
+    if (m) url = m[1];
+    else if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`rtok ${args[0]} did not start: ${out} ${err}`);
+    } else await new Promise((r) => setTimeout(r, 20));
+  }
+  return {
+    url,
+    stdout: () => out,
+    stderr: () => err,
+    async [Symbol.asyncDispose]() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+      await pumps;
+    },
+  };
+}
+
+/** The path of program `name` on this process's PATH, or `null` when it is not installed. */
+export function which(name: string): string | null {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      if (dir && Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
+    } catch { /* not here */ }
+  }
+  return null;
+}
+
 /** Runs a command and returns its stdout, throwing when it fails. */
 export async function sh(
   cmd: string,

@@ -6,7 +6,7 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
-import { CLI, RTOK_PERMS } from "./_helpers.ts";
+import { type RunningRtok, startRtok } from "./_helpers.ts";
 
 /** One request the stand-in received. */
 export interface Received {
@@ -270,24 +270,17 @@ export function concat(chunks: readonly Uint8Array[]): Uint8Array {
 }
 
 /** `rtok proxy` running as a process in front of `upstream`. */
-export interface RunningProxy extends AsyncDisposable {
-  /** `http://127.0.0.1:<port>`. */
-  readonly url: string;
-  /** What it printed on stderr so far. */
-  stderr(): string;
-}
+export type RunningProxy = RunningRtok;
 
 /** Starts `rtok proxy` on a free port with `RTOK_HOME=home`, both upstreams at `upstream`. */
-export async function startProxy(
+export function startProxy(
   home: string,
   upstream: string,
   extra: readonly string[] = [],
 ): Promise<RunningProxy> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...RTOK_PERMS,
-      CLI,
+  return startRtok(
+    home,
+    [
       "proxy",
       "--port",
       "0",
@@ -297,41 +290,8 @@ export async function startProxy(
       upstream,
       ...extra,
     ],
-    env: { RTOK_HOME: home, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let err = "";
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  const pump = (async () => {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      err += value;
-    }
-  })();
-  const deadline = Date.now() + 30_000;
-  let url = "";
-  while (!url) {
-    const m = /listening on (http:\/\/\S+)/.exec(err);
-    if (m) url = m[1];
-    else if (Date.now() > deadline) {
-      child.kill();
-      throw new Error(`rtok proxy did not start: ${err}`);
-    } else await new Promise((r) => setTimeout(r, 20));
-  }
-  return {
-    url,
-    stderr: () => err,
-    async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await pump;
-    },
-  };
+    /listening on (http:\/\/\S+)/,
+  );
 }
 
 /**

@@ -1,25 +1,26 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { tmpdir } from "node:os";
 import Anthropic from "@anthropic-ai/sdk";
-import { buildLab, CLI, denoDir, rtok, RTOK_PERMS, run, tempDir } from "./_helpers.ts";
+import {
+  buildLab,
+  denoDir,
+  rtok,
+  RTOK_PERMS,
+  run,
+  type RunningRtok,
+  startRtok,
+  tempDir,
+  which,
+} from "./_helpers.ts";
 import type { Snapshot } from "./_dashboard_browser.ts";
 import { startProxy, startUpstream } from "./_upstream.ts";
 
 // Debian's package (`apt-get install -y chromium`, in .ci/run); the test is skipped only
 // without it, as the Prometheus test is without prometheus.
-const CHROMIUM = _which("chromium");
+const CHROMIUM = which("chromium");
 
 /** Where the test leaves its screenshot of the filled page, to be looked at. */
 const SCREENSHOT = `${tmpdir()}/rtok-dashboard.png`;
-
-function _which(name: string): string | null {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
-    } catch { /* not here */ }
-  }
-  return null;
-}
 
 const GIT_LOG = Deno.readTextFileSync(
   new URL("./fixtures/git_log_history/raw.out", import.meta.url),
@@ -28,46 +29,14 @@ const GIT_LOG = Deno.readTextFileSync(
 // A file name that is markup: the page must show it as text.
 const MARKUP = `<img src=pwned onerror="window.pwned=1">`;
 
-/** `rtok dashboard` as a running process. */
-interface RunningDashboard extends AsyncDisposable {
-  readonly url: string;
-}
-
-async function startDashboard(home: string, cwd?: string): Promise<RunningDashboard> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...RTOK_PERMS, CLI, "dashboard"],
-    cwd,
-    env: { RTOK_HOME: home, NO_COLOR: "1", DENO_DIR: await denoDir() },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let out = "";
-  const pump = (async () => {
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) out += chunk;
-  })();
-  const err = new Response(child.stderr).text();
-  const deadline = Date.now() + 30_000;
-  let url = "";
-  while (!url) {
-    const m = /^rtok dashboard: (http:\/\/127\.0\.0\.1:\d+\/) \(ledger .*, read-only/m.exec(out);
-    if (m) url = m[1];
-    else if (Date.now() > deadline) {
-      child.kill();
-      throw new Error(`rtok dashboard did not start: ${out} ${await err}`);
-    } else await new Promise((r) => setTimeout(r, 20));
-  }
-  return {
-    url,
-    async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await pump;
-      await err;
-    },
-  };
+/** `rtok dashboard` as a running process on a free port. */
+function startDashboard(home: string, cwd?: string): Promise<RunningRtok> {
+  return startRtok(
+    home,
+    ["dashboard"],
+    /^rtok dashboard: (http:\/\/127\.0\.0\.1:\d+\/) \(ledger .*, read-only/m,
+    { cwd },
+  );
 }
 
 const DRIVER = new URL("./_dashboard_browser.ts", import.meta.url).pathname;

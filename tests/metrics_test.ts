@@ -7,7 +7,7 @@ import { insertProxyRows } from "../src/plugins/proxy/ledger.ts";
 import { ProxyMetrics } from "../src/plugins/proxy/metrics.ts";
 import type { ProxyRow } from "../src/plugins/proxy/server.ts";
 import { ledgerMetrics } from "../src/surfaces/metrics.ts";
-import { CLI, denoDir, measurement, rtok, RTOK_PERMS, tempDir } from "./_helpers.ts";
+import { measurement, rtok, type RunningRtok, startRtok, tempDir } from "./_helpers.ts";
 import { startProxy, startUpstream, untilLedger } from "./_upstream.ts";
 
 const GIT_LOG = Deno.readTextFileSync(
@@ -47,48 +47,9 @@ function proxySums(home: string, n: number): Promise<Record<string, number>> {
   }, `${n} proxy rows`);
 }
 
-/** `rtok metrics` as a running process. */
-interface RunningMetrics extends AsyncDisposable {
-  readonly url: string;
-}
-
-async function startMetrics(home: string): Promise<RunningMetrics> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...RTOK_PERMS, CLI, "metrics", "--port", "0"],
-    env: { RTOK_HOME: home, NO_COLOR: "1", DENO_DIR: await denoDir() },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let err = "";
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  const pump = (async () => {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      err += value;
-    }
-  })();
-  const deadline = Date.now() + 30_000;
-  let url = "";
-  while (!url) {
-    const m = /listening on (http:\/\/\S+)\/metrics/.exec(err);
-    if (m) url = m[1];
-    else if (Date.now() > deadline) {
-      child.kill();
-      throw new Error(`rtok metrics did not start: ${err}`);
-    } else await new Promise((r) => setTimeout(r, 20));
-  }
-  return {
-    url,
-    async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await pump;
-    },
-  };
+/** `rtok metrics` as a running process on a free port. */
+function startMetrics(home: string): Promise<RunningRtok> {
+  return startRtok(home, ["metrics", "--port", "0"], /listening on (http:\/\/\S+)\/metrics/);
 }
 
 // The shared test measurement, with this file's own defaults.

@@ -1,20 +1,11 @@
 import { ok, strictEqual } from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { CLI, denoDir, RTOK_PERMS, tempDir } from "./_helpers.ts";
+import { CLI, denoDir, RTOK_PERMS, tempDir, which } from "./_helpers.ts";
 import { startProxy, startUpstream, untilLedger } from "./_upstream.ts";
 
 // Debian's package (`apt-get install -y prometheus`); the test is skipped only without it.
-const PROMETHEUS = _which("prometheus");
-
-function _which(name: string): string | null {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
-    } catch { /* not here */ }
-  }
-  return null;
-}
+const PROMETHEUS = which("prometheus");
 
 const GIT_LOG = Deno.readTextFileSync(
   new URL("./fixtures/git_log_history/raw.out", import.meta.url),
