@@ -83,7 +83,7 @@ const _FN_VALUES = new Set([
 ]);
 
 /** 1-based last line of `node`: a node that ends at column 0 ends on the line before. */
-function _endLine(node: TsNode): number {
+export function endLine(node: TsNode): number {
   const end = node.endPosition;
   return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
 }
@@ -515,7 +515,7 @@ export function treeSymbols(root: TsNode, language: GrammarLanguage): OutlineSym
             // A name written across lines (a computed key, a long impl type) stays one line.
             name: f.name.includes("\n") ? f.name.replace(/\s+/g, " ") : f.name,
             start: f.startRow + 1,
-            end: _endLine(f.last),
+            end: endLine(f.last),
             depth,
             ...(f.owner ? { owner: f.owner } : {}),
           };

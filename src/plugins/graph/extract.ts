@@ -10,6 +10,7 @@
 
 import { languageOf, type Outline, symbolScopes, withTree } from "../../content/outline/outline.ts";
 import {
+  endLine,
   type GrammarLanguage,
   treeSymbols,
   type TsNode,
@@ -137,12 +138,6 @@ const _FN_OR_CLASS = new Set([
   "class",
 ]);
 
-/** 1-based last line of `node`: a node that ends at column 0 ends on the line before. */
-function _endLine(node: TsNode): number {
-  const end = node.endPosition;
-  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
-}
-
 // A module-level name binding that is not a function or class (those are the outline's).
 interface _Binding {
   readonly definition: Definition;
@@ -156,7 +151,7 @@ function _binding(name: TsNode, kind: string, from: TsNode, to: TsNode): _Bindin
       name: name.text,
       kind,
       start: from.startPosition.row + 1,
-      end: _endLine(to),
+      end: endLine(to),
       scope: "",
     },
     at: `${name.startPosition.row}:${name.startPosition.column}`,
