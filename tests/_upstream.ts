@@ -5,6 +5,7 @@
  * @module
  */
 
+import type Anthropic from "@anthropic-ai/sdk";
 import { DatabaseSync } from "node:sqlite";
 import { type RunningRtok, startRtok } from "./_helpers.ts";
 
@@ -357,4 +358,21 @@ export function proxyRows(home: string, n: number): Promise<ProxyRequestRow[]> {
     const all = db.prepare("SELECT * FROM proxy_requests ORDER BY id").all() as unknown[];
     return all.length >= n ? all as ProxyRequestRow[] : null;
   }, `${n} proxy rows`);
+}
+
+/** A real `git log` (the `git_log_history` fixture), long enough for the proxy to cut. */
+export const GIT_LOG: string = Deno.readTextFileSync(
+  new URL("./fixtures/git_log_history/raw.out", import.meta.url),
+);
+
+/** One Anthropic conversation whose last turn is a `git log` tool result the proxy compresses. */
+export function gitLogTurns(): Anthropic.MessageParam[] {
+  return [
+    { role: "user", content: "log?" },
+    {
+      role: "assistant",
+      content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "git log" } }],
+    },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: GIT_LOG }] },
+  ];
 }

@@ -13,7 +13,7 @@ import {
   which,
 } from "./_helpers.ts";
 import type { Snapshot } from "./_dashboard_browser.ts";
-import { startProxy, startUpstream } from "./_upstream.ts";
+import { gitLogTurns, startProxy, startUpstream } from "./_upstream.ts";
 
 // Debian's package (`apt-get install -y chromium`, in .ci/run); the test is skipped only
 // without it, as the Prometheus test is without prometheus.
@@ -21,10 +21,6 @@ const CHROMIUM = which("chromium");
 
 /** Where the test leaves its screenshot of the filled page, to be looked at. */
 const SCREENSHOT = `${tmpdir()}/rtok-dashboard.png`;
-
-const GIT_LOG = Deno.readTextFileSync(
-  new URL("./fixtures/git_log_history/raw.out", import.meta.url),
-);
 
 // A file name that is markup: the page must show it as text.
 const MARKUP = `<img src=pwned onerror="window.pwned=1">`;
@@ -182,14 +178,7 @@ Deno.test({
       await client.messages.create({
         model: "claude-sonnet-4-5",
         max_tokens: 10,
-        messages: [
-          { role: "user", content: "log?" },
-          {
-            role: "assistant",
-            content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "git log" } }],
-          },
-          { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: GIT_LOG }] },
-        ],
+        messages: gitLogTurns(),
       });
     }
 

@@ -8,11 +8,7 @@ import { ProxyMetrics } from "../src/plugins/proxy/metrics.ts";
 import type { ProxyRow } from "../src/plugins/proxy/server.ts";
 import { ledgerMetrics } from "../src/surfaces/metrics.ts";
 import { measurement, rtok, type RunningRtok, startRtok, tempDir } from "./_helpers.ts";
-import { startProxy, startUpstream, untilLedger } from "./_upstream.ts";
-
-const GIT_LOG = Deno.readTextFileSync(
-  new URL("./fixtures/git_log_history/raw.out", import.meta.url),
-);
+import { gitLogTurns, startProxy, startUpstream, untilLedger } from "./_upstream.ts";
 
 // Sample lines as name{labels} → number.
 function samples(text: string): Map<string, number> {
@@ -91,14 +87,7 @@ Deno.test({
     await using up = startUpstream();
     await using proxy = await startProxy(tmp.path, up.url);
     const client = new Anthropic({ apiKey: "sk-ant-x", baseURL: proxy.url, maxRetries: 0 });
-    const messages: Anthropic.MessageParam[] = [
-      { role: "user", content: "log?" },
-      {
-        role: "assistant",
-        content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "git log" } }],
-      },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: GIT_LOG }] },
-    ];
+    const messages: Anthropic.MessageParam[] = gitLogTurns();
     await client.messages.create({ model: "claude-test-1", max_tokens: 10, messages });
     await client.messages.create({ model: "claude-test-1", max_tokens: 10, messages });
     const ledger = await proxySums(tmp.path, 2);

@@ -2,14 +2,10 @@ import { ok, strictEqual } from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { CLI, denoDir, RTOK_PERMS, tempDir, which } from "./_helpers.ts";
-import { startProxy, startUpstream, untilLedger } from "./_upstream.ts";
+import { GIT_LOG, gitLogTurns, startProxy, startUpstream, untilLedger } from "./_upstream.ts";
 
 // Debian's package (`apt-get install -y prometheus`); the test is skipped only without it.
 const PROMETHEUS = which("prometheus");
-
-const GIT_LOG = Deno.readTextFileSync(
-  new URL("./fixtures/git_log_history/raw.out", import.meta.url),
-);
 
 function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -77,14 +73,7 @@ Deno.test({
     await using proxy = await startProxy(tmp.path, up.url);
     // The official SDKs, through the proxy: each route, streamed and not.
     const anthropic = new Anthropic({ apiKey: "sk-ant-x", baseURL: proxy.url, maxRetries: 0 });
-    const messages: Anthropic.MessageParam[] = [
-      { role: "user", content: "log?" },
-      {
-        role: "assistant",
-        content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "git log" } }],
-      },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: GIT_LOG }] },
-    ];
+    const messages: Anthropic.MessageParam[] = gitLogTurns();
     await anthropic.messages.create({ model: "claude-test-1", max_tokens: 10, messages });
     const stream = anthropic.messages.stream({ model: "claude-test-1", max_tokens: 10, messages });
     await stream.finalMessage();

@@ -281,16 +281,30 @@ const _GREP_LONG_VALUE = new Set([
   "--group-separator",
 ]);
 
-interface _GrepArgs {
+// A grep's or rg's words read: what a rule needs of them.
+interface _SearchArgs {
+  /** True when an option asks for a recursive search (`-r`, `-R`, `--recursive`…). */
   readonly recursive: boolean;
+  /** True when an `--exclude…` option is given. */
   readonly excludes: boolean;
-  readonly paths: readonly Word[];
+  /** True when the pattern comes from an option (`-e`, `-f`, `--regexp`, `--file`). */
+  readonly patternOption: boolean;
+  /** The values of `-e` and `--regexp`, in order. */
+  readonly patterns: readonly string[];
+  /** The words that are not options: the pattern (unless an option gave it), then paths. */
+  readonly operands: readonly Word[];
 }
 
-function _grepArgs(words: readonly Word[]): _GrepArgs | null {
+// Reads a search command's words (from the second), given which of its options take a value.
+function _searchArgs(
+  words: readonly Word[],
+  shortValue: ReadonlySet<string>,
+  longValue: ReadonlySet<string>,
+): _SearchArgs {
   let recursive = false;
   let excludes = false;
-  let pattern = false;
+  let patternOption = false;
+  const patterns: string[] = [];
   const operands: Word[] = [];
   let ended = false;
   for (let i = 1; i < words.length; i++) {
@@ -305,26 +319,41 @@ function _grepArgs(words: readonly Word[]): _GrepArgs | null {
     }
     if (v.startsWith("--")) {
       const name = v.split("=", 1)[0];
+      const value = v.includes("=") ? v.slice(name.length + 1) : words[i + 1]?.value;
       if (name === "--recursive" || name === "--dereference-recursive") recursive = true;
       if (name === "--directories" && v.endsWith("=recurse")) recursive = true;
       if (name.startsWith("--exclude")) excludes = true;
-      if (name === "--regexp" || name === "--file") pattern = true;
-      if (_GREP_LONG_VALUE.has(name) && !v.includes("=")) i++;
+      if (name === "--regexp" || name === "--file") patternOption = true;
+      if (name === "--regexp" && value !== undefined) patterns.push(value);
+      if (longValue.has(name) && !v.includes("=")) i++;
       continue;
     }
     for (let k = 1; k < v.length; k++) {
       const c = v[k];
       if (c === "r" || c === "R") recursive = true;
-      if (_GREP_SHORT_VALUE.has(c)) {
-        if (c === "e" || c === "f") pattern = true;
+      if (shortValue.has(c)) {
+        const value = k < v.length - 1 ? v.slice(k + 1) : words[i + 1]?.value;
+        if (c === "e" || c === "f") patternOption = true;
+        if (c === "e" && value !== undefined) patterns.push(value);
         if (k === v.length - 1) i++;
         break;
       }
     }
   }
+  return { recursive, excludes, patternOption, patterns, operands };
+}
+
+interface _GrepArgs {
+  readonly recursive: boolean;
+  readonly excludes: boolean;
+  readonly paths: readonly Word[];
+}
+
+function _grepArgs(words: readonly Word[]): _GrepArgs | null {
   if (words.some((w) => w.dynamic)) return null;
-  const paths = pattern ? operands : operands.slice(1);
-  return { recursive, excludes, paths };
+  const a = _searchArgs(words, _GREP_SHORT_VALUE, _GREP_LONG_VALUE);
+  const paths = a.patternOption ? a.operands : a.operands.slice(1);
+  return { recursive: a.recursive, excludes: a.excludes, paths };
 }
 
 // The vendor directories under each of `paths` (`.` when none), save those a word of the
@@ -672,40 +701,11 @@ export function definitionSearch(line: string, cwd: string): DefinitionSearch | 
     const rg = tool === "rg";
     if (!rg && tool !== "grep" && tool !== "egrep") continue;
     if (cmd.words.some((w) => w.dynamic) || cmd.cwd === null) continue;
-    let recursive = rg;
-    const patterns: string[] = [];
-    const operands: string[] = [];
-    let ended = false;
-    const shortValue = rg ? _RG_SHORT_VALUE : _GREP_SHORT_VALUE;
-    const longValue = rg ? _RG_LONG_VALUE : _GREP_LONG_VALUE;
-    const words = cmd.words;
-    for (let i = 1; i < words.length; i++) {
-      const v = words[i].value;
-      if (ended || !v.startsWith("-") || v === "-") {
-        operands.push(v);
-      } else if (v === "--") {
-        ended = true;
-      } else if (v.startsWith("--")) {
-        const [name] = v.split("=", 1);
-        if (name === "--recursive" || name === "--dereference-recursive") recursive = true;
-        const value = v.includes("=") ? v.slice(name.length + 1) : words[i + 1]?.value;
-        if (name === "--regexp" && value !== undefined) patterns.push(value);
-        if (longValue.has(name) && !v.includes("=")) i++;
-      } else {
-        for (let k = 1; k < v.length; k++) {
-          const c = v[k];
-          if (c === "r" || c === "R") recursive = true;
-          if (shortValue.has(c)) {
-            const value = k < v.length - 1 ? v.slice(k + 1) : words[i + 1]?.value;
-            if (c === "e" && value !== undefined) patterns.push(value);
-            if (k === v.length - 1) i++;
-            break;
-          }
-        }
-      }
-    }
-    if (!recursive) continue;
-    if (patterns.length === 0 && operands.length) patterns.push(operands[0]);
+    const a = rg
+      ? _searchArgs(cmd.words, _RG_SHORT_VALUE, _RG_LONG_VALUE)
+      : _searchArgs(cmd.words, _GREP_SHORT_VALUE, _GREP_LONG_VALUE);
+    if (!rg && !a.recursive) continue;
+    const patterns = a.patterns.length || !a.operands.length ? a.patterns : [a.operands[0].value];
     if (patterns.length !== 1) continue;
     const m = _DEF_PATTERN.exec(patterns[0]);
     if (m) return { name: m[1], command: _text(line, cmd), cwd: cmd.cwd };
