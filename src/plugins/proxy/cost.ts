@@ -20,23 +20,13 @@ import {
   type PriceTable,
   type PromptBand,
 } from "./prices.ts";
+import type { ProxyModelTotals } from "./gain.ts";
 
-/** One provider and model: real usage and its cost, and the estimated saving. */
-export interface ModelCost {
-  /** The provider. */
-  readonly provider: string;
-  /** The model as the response named it ("" when none did). */
-  readonly model: string;
-  /** Model requests (count_tokens excluded). */
-  readonly requests: number;
-  /** Input tokens not read from the cache (real). */
-  readonly inputTokens: number;
-  /** Output tokens (real). */
-  readonly outputTokens: number;
-  /** Input tokens written to the cache (real). */
-  readonly cacheWriteTokens: number;
-  /** Input tokens read from the cache (real). */
-  readonly cacheReadTokens: number;
+/**
+ * One provider and model: its real usage (model requests, count_tokens excluded), its cost,
+ * and the estimated saving.
+ */
+export interface ModelCost extends ProxyModelTotals {
   /** Its price, or `null` when the table has none: then every cost below is `null`. */
   readonly price: ModelPrice | null;
   /** Its prompt-length band, or `null` when it has none (one price for every request). */
