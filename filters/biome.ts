@@ -168,6 +168,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: biomeFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 230, detect: _detect }],
-    saving: 88,
+    saving: 87,
   },
 };

@@ -68,6 +68,6 @@ export const bunIFilter: CommandFilter = bunInstallFamily("bun i");
  * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
  */
 export const FAMILIES: FamilyDeclarations = {
-  "bun install": { filter: bunInstallFilter, rewrite: NOT_READ_ONLY, saving: 3 },
+  "bun install": { filter: bunInstallFilter, rewrite: NOT_READ_ONLY, saving: 1 },
   "bun i": { filter: bunIFilter, rewrite: NOT_READ_ONLY, saving: null },
 };

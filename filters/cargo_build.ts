@@ -350,8 +350,8 @@ export const FAMILIES: FamilyDeclarations = {
     filter: cargoBuildFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 215, detect: _detect }],
-    saving: 65,
+    saving: 61,
   },
-  "cargo check": { filter: cargoCheckFilter, rewrite: NOT_READ_ONLY, saving: 62 },
-  "cargo clippy": { filter: cargoClippyFilter, rewrite: NOT_READ_ONLY, saving: 64 },
+  "cargo check": { filter: cargoCheckFilter, rewrite: NOT_READ_ONLY, saving: 55 },
+  "cargo clippy": { filter: cargoClippyFilter, rewrite: NOT_READ_ONLY, saving: 56 },
 };

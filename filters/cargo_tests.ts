@@ -336,6 +336,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: cargoTestFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 115, detect: _detect }],
-    saving: 85,
+    saving: 80,
   },
 };

@@ -229,6 +229,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: denoTestFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 130, detect: _detect }],
-    saving: 82,
+    saving: 80,
   },
 };

@@ -215,6 +215,7 @@ export function filterDiffutils(raw: string, input: FilterInput): Filtered {
 export const diffFilter: CommandFilter = {
   name: "diff",
   textClass: "diff",
+  quotes: true,
   passthrough: diffutilsPassthrough,
   filter: filterDiffutils,
 };
@@ -233,6 +234,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: diffFilter,
     rewrite: { pipeSafe: true, readOnly: true, failsWithOutput: true },
     shapes: [{ rank: 315, detect: _detect }],
-    saving: 60,
+    saving: 59,
   },
 };

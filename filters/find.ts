@@ -176,6 +176,7 @@ function filterFind(raw: string): Filtered {
 export const findFilter: CommandFilter = {
   name: "find",
   textClass: "paths",
+  quotes: true,
   passthrough: findPassthrough,
   filter: (raw) => filterFind(raw),
 };

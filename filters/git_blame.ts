@@ -200,6 +200,7 @@ export function filterBlame(raw: string): Filtered {
 export const gitBlameFilter: CommandFilter = {
   name: "git blame",
   textClass: "code",
+  quotes: true,
   passthrough: blamePassthrough,
   filter: filterBlame,
 };

@@ -184,6 +184,7 @@ function rank(e: Entry): number {
 export const gitBranchFilter: CommandFilter = {
   name: "git branch",
   textClass: "paths",
+  quotes: true,
   passthrough: branchPassthrough,
   filter: filterBranch,
 };
@@ -229,6 +230,6 @@ export const FAMILIES: FamilyDeclarations = {
         operandsWith: ["--list", "-l"],
       },
     },
-    saving: 53,
+    saving: 52,
   },
 };

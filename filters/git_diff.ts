@@ -253,6 +253,7 @@ export function filterGitDiff(text: string, args: readonly string[]): Filtered {
 export const gitDiffFilter: CommandFilter = {
   name: "git diff",
   textClass: "diff",
+  quotes: true,
   passthrough: diffPassthrough,
   filter(raw: string, input: FilterInput): Filtered {
     return filterGitDiff(raw, input.args);

@@ -349,6 +349,7 @@ export function filterLog(raw: string, input: FilterInput): Filtered {
 export const gitLogFilter: CommandFilter = {
   name: "git log",
   textClass: "log",
+  quotes: true,
   passthrough: logPassthrough,
   shape(args: readonly string[]): string[] | null {
     const limit = userLimit(args) === null ? ["-n", String(LOG_FETCHED)] : [];

@@ -112,6 +112,7 @@ function renderTag(block: readonly string[], cut: string[]): string[] {
 export const gitShowFilter: CommandFilter = {
   name: "git show",
   textClass: "diff",
+  quotes: true,
   passthrough: showPassthrough,
   filter: filterShow,
 };
@@ -132,6 +133,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: gitShowFilter,
     rewrite: GIT_READS,
     shapes: [{ rank: 300, detect: _detect }],
-    saving: 53,
+    saving: 51,
   },
 };

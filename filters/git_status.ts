@@ -135,6 +135,7 @@ function renderSection(section: Section): string[] {
 export const gitStatusFilter: CommandFilter = {
   name: "git status",
   textClass: "paths",
+  quotes: true,
   passthrough: statusPassthrough,
   filter: filterStatus,
 };

@@ -117,7 +117,7 @@ export const FAMILIES: FamilyDeclarations = {
     filter: goBuildFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 220, detect: _detect }],
-    saving: 62,
+    saving: 61,
   },
-  "go vet": { filter: goVetFilter, rewrite: NOT_READ_ONLY, saving: 66 },
+  "go vet": { filter: goVetFilter, rewrite: NOT_READ_ONLY, saving: 65 },
 };

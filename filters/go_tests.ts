@@ -245,6 +245,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: goTestFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 120, detect: _detect }],
-    saving: 91,
+    saving: 89,
   },
 };

@@ -535,6 +535,7 @@ function filterHits(dialect: Dialect, raw: string, input: FilterInput): Filtered
 export const grepFilter: CommandFilter = {
   name: "grep",
   textClass: "code",
+  quotes: true,
   passthrough: (args) => machineFormat(GREP, args),
   shape: (args) => shapeArgs(GREP, args),
   filter: (raw, input) => filterHits(GREP, raw, input),
@@ -544,6 +545,7 @@ export const grepFilter: CommandFilter = {
 export const rgFilter: CommandFilter = {
   name: "rg",
   textClass: "code",
+  quotes: true,
   passthrough: (args) => machineFormat(RG, args),
   shape: (args) => shapeArgs(RG, args),
   filter: (raw, input) => filterHits(RG, raw, input),
@@ -600,6 +602,6 @@ export const FAMILIES: FamilyDeclarations = {
       pipeSafe: false,
       readOnly: { unless: ["--pre", "--search-zip", "--hostname-bin"], unlessShort: "z" },
     },
-    saving: 74,
+    saving: 73,
   },
 };

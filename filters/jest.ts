@@ -208,6 +208,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: jestFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 105, detect: _detect }],
-    saving: 77,
+    saving: 76,
   },
 };

@@ -456,6 +456,7 @@ function filterLs(raw: string, input: FilterInput): Filtered {
 export const lsFilter: CommandFilter = {
   name: "ls",
   textClass: "paths",
+  quotes: true,
   passthrough: lsPassthrough,
   filter: filterLs,
 };
@@ -485,6 +486,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: lsFilter,
     rewrite: { pipeSafe: true, readOnly: true },
     shapes: [{ rank: 405, detect: _detectLong }, { rank: 420, detect: _detectNames }],
-    saving: 64,
+    saving: 63,
   },
 };

@@ -158,6 +158,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: mochaFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 140, detect: _detect }],
-    saving: 81,
+    saving: 80,
   },
 };

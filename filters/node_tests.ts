@@ -325,6 +325,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: nodeTestFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 125, detect: _detect }],
-    saving: 87,
+    saving: 85,
   },
 };

@@ -392,7 +392,7 @@ export const npmCiFilter: CommandFilter = npmInstallFamily("npm ci");
  * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
  */
 export const FAMILIES: FamilyDeclarations = {
-  "npm install": { filter: npmInstallFilter, rewrite: NOT_READ_ONLY, saving: 64 },
-  "npm i": { filter: npmIFilter, rewrite: NOT_READ_ONLY, saving: 62 },
-  "npm ci": { filter: npmCiFilter, rewrite: NOT_READ_ONLY, saving: 77 },
+  "npm install": { filter: npmInstallFilter, rewrite: NOT_READ_ONLY, saving: 46 },
+  "npm i": { filter: npmIFilter, rewrite: NOT_READ_ONLY, saving: 41 },
+  "npm ci": { filter: npmCiFilter, rewrite: NOT_READ_ONLY, saving: 69 },
 };

@@ -268,11 +268,11 @@ export const bunRunFilter: CommandFilter = scriptFilter("bun run", "bun");
  * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
  */
 export const FAMILIES: FamilyDeclarations = {
-  "npm run": { filter: npmRunFilter, rewrite: NOT_READ_ONLY, saving: 67 },
-  "npm test": { filter: npmTestFilter, rewrite: NOT_READ_ONLY, saving: 60 },
-  "pnpm run": { filter: pnpmRunFilter, rewrite: NOT_READ_ONLY, saving: 68 },
+  "npm run": { filter: npmRunFilter, rewrite: NOT_READ_ONLY, saving: 57 },
+  "npm test": { filter: npmTestFilter, rewrite: NOT_READ_ONLY, saving: 58 },
+  "pnpm run": { filter: pnpmRunFilter, rewrite: NOT_READ_ONLY, saving: 59 },
   "pnpm test": { filter: pnpmTestFilter, rewrite: NOT_READ_ONLY, saving: null },
-  "yarn run": { filter: yarnRunFilter, rewrite: NOT_READ_ONLY, saving: 68 },
+  "yarn run": { filter: yarnRunFilter, rewrite: NOT_READ_ONLY, saving: 59 },
   "yarn test": { filter: yarnTestFilter, rewrite: NOT_READ_ONLY, saving: null },
-  "bun run": { filter: bunRunFilter, rewrite: NOT_READ_ONLY, saving: 68 },
+  "bun run": { filter: bunRunFilter, rewrite: NOT_READ_ONLY, saving: 59 },
 };

@@ -242,6 +242,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: phpunitFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 135, detect: _detect }],
-    saving: 79,
+    saving: 78,
   },
 };

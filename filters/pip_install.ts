@@ -203,6 +203,6 @@ export const pip3InstallFilter: CommandFilter = pipInstallFamily("pip3 install")
  * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
  */
 export const FAMILIES: FamilyDeclarations = {
-  "pip install": { filter: pipInstallFilter, rewrite: NOT_READ_ONLY, saving: 79 },
-  "pip3 install": { filter: pip3InstallFilter, rewrite: NOT_READ_ONLY, saving: 76 },
+  "pip install": { filter: pipInstallFilter, rewrite: NOT_READ_ONLY, saving: 78 },
+  "pip3 install": { filter: pip3InstallFilter, rewrite: NOT_READ_ONLY, saving: 74 },
 };

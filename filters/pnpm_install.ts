@@ -149,6 +149,6 @@ export const pnpmIFilter: CommandFilter = pnpmInstallFamily("pnpm i");
  * The families this module serves. Package managers write dependencies, lockfiles, caches and environments, and run install scripts; script runners run the project's code: never rewritten as read-only.
  */
 export const FAMILIES: FamilyDeclarations = {
-  "pnpm install": { filter: pnpmInstallFilter, rewrite: NOT_READ_ONLY, saving: 61 },
-  "pnpm i": { filter: pnpmIFilter, rewrite: NOT_READ_ONLY, saving: 64 },
+  "pnpm install": { filter: pnpmInstallFilter, rewrite: NOT_READ_ONLY, saving: 48 },
+  "pnpm i": { filter: pnpmIFilter, rewrite: NOT_READ_ONLY, saving: 49 },
 };

@@ -367,6 +367,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: pytestFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 100, detect: _detect }],
-    saving: 66,
+    saving: 60,
   },
 };

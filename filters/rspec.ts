@@ -192,6 +192,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: rspecFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 145, detect: _detect }],
-    saving: 82,
+    saving: 79,
   },
 };

@@ -152,6 +152,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: ruffFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 210, detect: _detect }],
-    saving: 83,
+    saving: 82,
   },
 };

@@ -227,6 +227,7 @@ function filterTree(raw: string, input: FilterInput): Filtered {
 export const treeFilter: CommandFilter = {
   name: "tree",
   textClass: "paths",
+  quotes: true,
   passthrough: treePassthrough,
   filter: filterTree,
 };

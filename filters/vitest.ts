@@ -264,6 +264,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: vitestFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 110, detect: _detect }],
-    saving: 60,
+    saving: 58,
   },
 };

@@ -9,6 +9,7 @@ import { loadBuiltinFilters } from "../src/plugins/cmd/loaders.ts";
 import type { FilterInput } from "../src/core/filter.ts";
 import type { CommandMatch } from "../src/core/plugin.ts";
 import { archiveId } from "../src/plugins/archive/archive.ts";
+import { withPointer } from "../src/core/pointer.ts";
 import { composeOutput } from "../src/plugins/cmd/compose.ts";
 import { matchCommand } from "../src/core/command.ts";
 
@@ -56,6 +57,12 @@ export interface FixtureRun {
   readonly input: FilterInput;
   /** What rtok prints, with its pointer line when lossy. */
   readonly out: { readonly text: string; readonly changed: boolean; readonly lossy: boolean };
+  /**
+   * What the filter alone makes of the output, pointer line included, before the fidelity
+   * guard puts back what says what failed and names where the hidden lines are: the filter's
+   * own saving.
+   */
+  readonly own: string;
 }
 
 /** A fixture as captured. */
@@ -96,6 +103,9 @@ export async function runFixture(name: string): Promise<FixtureRun> {
     exitCode: meta.exitCode,
   };
   const composed = composeOutput(match.filter, shaped, input);
-  const out = { ...composed, text: composed.text(await archiveId(shapedBytes)) };
-  return { meta, raw, shaped, match, input, out };
+  const id = await archiveId(shapedBytes);
+  const out = { ...composed, text: composed.text(id) };
+  const alone = match.filter.filter(shaped, input);
+  const own = alone.cut.length ? withPointer(alone, id) + "\n" : alone.text;
+  return { meta, raw, shaped, match, input, out, own };
 }

@@ -4,6 +4,9 @@ import { composeOutput } from "../src/plugins/cmd/compose.ts";
 import { estimate } from "../src/core/tokens.ts";
 import { fixtureNames, runFixture } from "./_fixtures.ts";
 import { identifierProblems } from "./_identifiers.ts";
+import { missingActionable } from "../src/core/actionable.ts";
+import { findPointers } from "../src/core/pointer.ts";
+import { hiddenSpans, parseSpans } from "../src/core/hidden_lines.ts";
 
 const names = await fixtureNames();
 
@@ -52,14 +55,16 @@ Deno.test("every path and hash the raw output names arrives whole, or is cut and
 // node_modules copy, each directory written in full; git_status lists 16 paths, each whole.
 const WHOLE_PATHS_SAVE = new Map([["find_name_js", 0.4], ["git_status", 0.49]]);
 
+// The savings below are the filter's own (`own`): what the fidelity guard adds back (lines that
+// say what failed or what to do, where hidden lines are) is held by its own tests further down.
 Deno.test("each filter cuts at least half the estimated tokens of outputs over 500 chars", async (t) => {
   for (const name of names) {
-    const { meta, raw, out, match } = await runFixture(name);
+    const { meta, raw, own, match } = await runFixture(name);
     if (raw.length <= 500 || FACTS_ONLY.has(meta.filter)) continue;
     const least = WHOLE_PATHS_SAVE.get(name) ?? 0.5;
     await t.step(`${name} (${meta.filter})`, () => {
       const before = estimate(raw, match.filter.textClass);
-      const after = estimate(out.text, match.filter.textClass);
+      const after = estimate(own, match.filter.textClass);
       ok(
         after <= before * (1 - least),
         `${after} of ${before} tokens (${Math.round(100 - (after / before) * 100)} % saved)`,
@@ -111,10 +116,10 @@ Deno.test("a failing test-runner or build fixture says it failed", async (t) => 
 Deno.test("each test runner, compiler and package manager saves a median of at least 60 % on outputs over 500 chars", async (t) => {
   const byFamily = new Map<string, number[]>();
   for (const name of names) {
-    const { meta, raw, out, match } = await runFixture(name);
+    const { meta, raw, own, match } = await runFixture(name);
     if (raw.length <= 500 || meta.kind === undefined || FACTS_ONLY.has(meta.filter)) continue;
     const before = estimate(raw, match.filter.textClass);
-    const saved = 1 - estimate(out.text, match.filter.textClass) / before;
+    const saved = 1 - estimate(own, match.filter.textClass) / before;
     byFamily.set(meta.filter, [...(byFamily.get(meta.filter) ?? []), saved]);
   }
   ok(byFamily.size >= 15, `${byFamily.size} families`);
@@ -125,4 +130,43 @@ Deno.test("each test runner, compiler and package manager saves a median of at l
       ok(m >= 0.6, `median ${(m * 100).toFixed(1)} % over ${s.length} fixtures`);
     });
   }
+});
+
+// Rule 11: whatever a filter's caps cut, the lines that say what failed or what to do arrive,
+// verbatim or reworded on one line, and the view says where the lines it hides are.
+Deno.test("every line of every fixture that says what failed or what to do reaches the agent", async (t) => {
+  let checked = 0;
+  for (const name of names) {
+    const { shaped, out, match } = await runFixture(name);
+    // A lossless view only rewords (its filter says it cut nothing): the fact tests hold it.
+    if (match.filter.quotes || !out.lossy) continue;
+    checked++;
+    await t.step(name, () => {
+      const missing = missingActionable(shaped, out.text);
+      strictEqual(missing.length, 0, missing.slice(0, 5).join("\n"));
+    });
+  }
+  ok(checked >= 40, `${checked} lossy fixtures of run reports`);
+});
+
+Deno.test("every lossy fixture's pointer line names the raw lines that hold what its view hides", async (t) => {
+  let lossy = 0;
+  for (const name of names) {
+    const { shaped, out } = await runFixture(name);
+    if (!out.lossy) continue;
+    lossy++;
+    await t.step(name, () => {
+      const pointer = findPointers(out.text).at(-1);
+      ok(pointer, "a lossy output ends with a pointer line");
+      const spans = parseSpans(pointer.cut);
+      const hidden = hiddenSpans(shaped, out.text, Infinity);
+      for (const h of hidden) {
+        ok(
+          spans.some((s) => s.from <= h.from && h.to <= s.to),
+          `raw lines ${h.from}–${h.to} are hidden and not named (${pointer.cut})`,
+        );
+      }
+    });
+  }
+  ok(lossy >= 60, `${lossy} lossy fixtures`);
 });

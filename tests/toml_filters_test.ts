@@ -37,7 +37,8 @@ function lines(r: Ran): string[] {
   return r.out.trimEnd().split("\n");
 }
 
-const POINTER = /^\[rtok: cut (\d+) lines?; raw: rtok expand ([0-9a-f]{12})\]$/;
+const POINTER =
+  /^\[rtok: cut (\d+) lines?(?: at lines [\d–, ]+)?; raw: rtok expand ([0-9a-f]{12})\]$/;
 
 Deno.test("filters come from a trusted project file, then the user's, then the built-ins, then none", async (t) => {
   using w = world();

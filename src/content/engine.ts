@@ -19,6 +19,7 @@ import type { FamilyDeclaration } from "../core/family.ts";
 import { sampleText, type ShapeDetector } from "../core/shape.ts";
 import { estimate, type TextClass } from "../core/tokens.ts";
 import { hasPointer, withPointer } from "../core/pointer.ts";
+import { finishView } from "../core/fidelity.ts";
 import { FAMILY_TABLE, loadFilterModule } from "../../filters/index.ts";
 import { compactJson, cutJsonArrays, JSON_LOSSY_CHARS } from "./json_text.ts";
 import { headAndTail } from "./head_tail.ts";
@@ -169,13 +170,14 @@ export class ContentEngine {
     const filter = this.#filters[shape.family ?? ""];
     if (!filter) return null;
     const input = { args: shape.args, shaped: false, exitCode: shape.exitCode };
-    const result = filter.filter(text, input);
+    const result = finishView(text, filter.filter(text, input), { reports: !filter.quotes });
     if (!_smaller(text, result, filter.textClass)) return null;
     return { text: result.text, cut: result.cut, shape: shape.name, textClass: filter.textClass };
   }
 
   #viaJson(text: string): ContentResult | null {
-    const result = this.#json(text);
+    const made = this.#json(text);
+    const result = made && finishView(text, made, { reports: false });
     if (!result || !_smaller(text, result, "json")) return null;
     return { text: result.text, cut: result.cut, shape: "json", textClass: "json" };
   }
@@ -195,7 +197,8 @@ function _compactOrCut(text: string): Filtered {
 }
 
 function _viaHeadTail(text: string): ContentResult | null {
-  const result = headAndTail(text);
+  const made = headAndTail(text);
+  const result = made && finishView(text, made, { reports: true });
   if (!result || !_smaller(text, result, "log")) return null;
   return { text: result.text, cut: result.cut, shape: "text", textClass: "log" };
 }
@@ -219,7 +222,8 @@ export async function compressWith(
   }
   const filter = (await loadFilterModule(entry.file)).FAMILIES[family]?.filter;
   if (!filter) throw new RangeError(`"${entry.file}" declares no family "${family}"`);
-  const result = filter.filter(text, { args, shaped: false, exitCode: -1 });
+  const made = filter.filter(text, { args, shaped: false, exitCode: -1 });
+  const result = finishView(text, made, { reports: !filter.quotes });
   if (!_smaller(text, result, filter.textClass)) return null;
   return { text: result.text, cut: result.cut, shape: family, textClass: filter.textClass };
 }

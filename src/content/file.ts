@@ -15,6 +15,7 @@ import type { TextClass } from "../core/tokens.ts";
 import { estimate } from "../core/tokens.ts";
 import { lazyImport } from "../core/lazy.ts";
 import { hasPointer, withPointer } from "../core/pointer.ts";
+import { withHiddenSpans } from "../core/hidden_lines.ts";
 import { plural } from "../core/text.ts";
 import { classifyFile, type FileKind } from "./text_kind.ts";
 import { headAndTail } from "./head_tail.ts";
@@ -109,16 +110,21 @@ export async function viewFile(
   const rest = await _rest(kind, path, text, lines);
   if (!rest) return null;
   const restText = rest.text.endsWith("\n") ? rest.text : rest.text + "\n";
+  const body = `${about}\n${restText}`;
+  const cut = rest.cut.length
+    ? rest.cut
+    : [`lines ${head.length + 1}–${lines.length} as ${rest.kind}`];
   const view: FileView = {
     kind: rest.kind,
     head: head.join("\n"),
     headLines: head.length,
-    body: `${about}\n${restText}`,
+    body,
     // Code keeps its head (imports, the module's comment); the other views begin at line 1.
     alone: rest.kind === "code"
       ? `${head.join("\n")}\n${about}\n${restText}`
       : `${_about(path, lines.length, text.length, 0)}\n${restText}`,
-    cut: rest.cut.length ? rest.cut : [`lines ${head.length + 1}–${lines.length} as ${rest.kind}`],
+    // Where the lines the view does not show are, for the pointer line (rule 11).
+    cut: withHiddenSpans(text, { text: `${head.join("\n")}\n${body}`, cut }).cut,
     textClass: _CLASS[rest.kind],
     lines: lines.length,
   };

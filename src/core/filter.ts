@@ -40,6 +40,12 @@ export interface CommandFilter {
   /** How the filtered text is counted by the token estimator. */
   readonly textClass: TextClass;
   /**
+   * True when the output quotes content (commits, diffs, source lines, file names) rather than
+   * reporting on a run: its lines that read like errors are data, so the runner does not put
+   * them back when the filter cuts them (see `fidelity.ts`).
+   */
+  readonly quotes?: boolean;
+  /**
    * Why these arguments must pass through unfiltered (a machine format the caller chose), or
    * `null` when the filter applies.
    */

@@ -14,10 +14,18 @@ export interface Pointer {
   readonly id: string;
 }
 
-/** The line itself: `[rtok: cut <what>; raw: rtok expand <id>]`. */
+/**
+ * The line itself: `[rtok: cut <what>; raw: rtok expand <id>]`. A cut list that ends with where
+ * the hidden lines are (`at lines 4–9, 30`, see `hidden_lines.ts`) reads
+ * `[rtok: cut 3 older commits at lines 118–190; raw: rtok expand <id>]`.
+ */
 export function pointerLine(cut: readonly string[], id: string): string {
-  return `[rtok: cut ${cut.join(", ")}; raw: rtok expand ${id}]`;
+  const what = cut.map((c, i) => i === 0 ? c : (c.startsWith(_AT_LINES) ? " " : ", ") + c).join("");
+  return `[rtok: cut ${what}; raw: rtok expand ${id}]`;
 }
+
+// The span phrase's opening words (hidden_lines.ts writes it; pointer.ts imports nothing).
+const _AT_LINES = "at lines ";
 
 const _LINE = /^\[rtok: cut (.+); raw: rtok expand ([0-9a-f]{6,64})\]\r?$/;
 const _OPEN = "[rtok: cut ";

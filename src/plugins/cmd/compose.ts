@@ -9,6 +9,7 @@ import type { CommandFilter, Filtered, FilterInput } from "../../core/filter.ts"
 import { neverWorse } from "../../core/guard.ts";
 import { ID_LENGTH } from "../archive/archive.ts";
 import { pointerLine } from "../../core/pointer.ts";
+import { finishView } from "../../core/fidelity.ts";
 
 /** What to print for one filtered run. */
 export interface Composed {
@@ -30,7 +31,12 @@ export function composeOutput(filter: CommandFilter, raw: string, input: FilterI
 }
 
 /** Decides what to print for `raw`, given what `filter` made of it (computed elsewhere). */
-export function composeFiltered(filter: CommandFilter, raw: string, filtered: Filtered): Composed {
+export function composeFiltered(
+  filter: CommandFilter,
+  raw: string,
+  made: Filtered,
+): Composed {
+  const filtered = finishView(raw, made, { reports: !filter.quotes });
   const lossy = filtered.cut.length > 0;
   const body = lossy ? withNewline(filtered.text) : filtered.text;
   const render = (id: string) => lossy ? body + pointerLine(filtered.cut, id) + "\n" : body;
