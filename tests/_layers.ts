@@ -19,6 +19,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "hosts": ["core"],
   "rewrite": ["core", "claude", "filters"],
   "content": ["core", "filters"],
+  "replay": ["core", "claude"],
   "plugins/archive": ["core"],
   "plugins/measure": ["core"],
   "plugins/inject": ["core"],
@@ -43,6 +44,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   ],
   "surfaces": [
     "core",
+    "replay",
     "filters",
     "claude",
     "hosts",

@@ -43,6 +43,8 @@ Usage:
                            (--session ID, --format text|json)
   rtok discover            what Claude Code's transcripts say rtok saved and missed
                            (--since, --project, --format text|json; counts only)
+  rtok replay              what rtok would have done to your Claude Code sessions:
+                           savings, and the facts the agent used that a view hid
   rtok trust               use ./.rtok/filters.toml's filters (pins its sha256);
                            $RTOK_HOME/filters.toml is always used
   rtok untrust             stop using ./.rtok/filters.toml

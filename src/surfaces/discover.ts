@@ -11,22 +11,26 @@
  */
 
 import { parseArgs } from "node:util";
-import { familyOf, toolName } from "../core/command.ts";
 import { joinPath } from "../core/paths.ts";
-import { isRtokHookCommand, isRtokHttpHook } from "../claude/hooks_config.ts";
 import {
   addCalls,
   callsSince,
   type Classifier,
-  type CommandView,
   emptyTotals,
   type SessionRead,
   type Totals,
   TranscriptReader,
 } from "../claude/transcript_stats.ts";
-import { planRewrite } from "../rewrite/plan.ts";
-import { rewriteRule } from "../rewrite/rules.ts";
+import {
+  absolutePath,
+  defaultRoot,
+  parseSince,
+  rtokClassifier,
+  underProject,
+} from "./_transcripts.ts";
 import { print } from "./_io.ts";
+
+export { defaultRoot, parseSince, rtokClassifier };
 
 /** `rtok discover --help`. */
 export const DISCOVER_HELP =
@@ -103,67 +107,6 @@ export interface DiscoverReport {
   readonly projects: ProjectReport[];
 }
 
-/** `--since` read into a time: `7d`, `24h`, `2w` before `now`, or a date / ISO time. */
-export function parseSince(text: string, now: Date = new Date()): Date {
-  const rel = /^(\d+)([hdw])$/.exec(text);
-  if (rel) {
-    const hours = Number(rel[1]) * (rel[2] === "h" ? 1 : rel[2] === "d" ? 24 : 24 * 7);
-    return new Date(now.getTime() - hours * 3_600_000);
-  }
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
-    const d = new Date(text);
-    if (!Number.isNaN(d.getTime())) return d;
-  }
-  throw new TypeError(`--since "${text}": expected 7d, 24h, 2w or a date like 2026-12-01`);
-}
-
-// Commands that set the scene rather than produce the output a family is named for.
-const _SCENE = new Set(["cd", "pushd", "popd", "export", "set", "source", ".", "true", "unset"]);
-
-/** The classifier `rtok discover` uses: rtok's own rewrite rules and hook predicates. */
-export function rtokClassifier(): Classifier {
-  const memo = new Map<string, CommandView>();
-  return {
-    command(line: string): CommandView {
-      let v = memo.get(line);
-      if (!v) {
-        v = _view(line);
-        memo.set(line, v);
-      }
-      return v;
-    },
-    isRtokHook(command: string): boolean {
-      return isRtokHookCommand(command) || isRtokHttpHook({ type: "http", url: command });
-    },
-    saving(family: string): number | null {
-      return rewriteRule(family)?.saving ?? null;
-    },
-  };
-}
-
-function _view(line: string): CommandView {
-  const plan = planRewrite(line);
-  if (plan.kind === "refused") {
-    // A line the rewrite cannot vouch for: named by its first words, as far as they go.
-    const words = line.trim().split(/[\s;&|()]+/).filter((w) => w !== "");
-    return {
-      family: words.length ? familyOf(words) : "(empty)",
-      filterFamily: null,
-      runsRtok: false,
-    };
-  }
-  const runs = plan.commands.filter((c) => c.argv.length > 0);
-  const runsRtok = runs.some((c) => toolName(c.argv[0]) === "rtok");
-  const filterFamily = plan.commands.find((c) => c.family !== null)?.family ?? null;
-  const main = runs.find((c) => !_SCENE.has(toolName(c.argv[0]))) ?? runs[runs.length - 1];
-  // `rtok git log` is counted under the family rtok runs, `git log`.
-  const argv = main && toolName(main.argv[0]) === "rtok" && main.argv.length > 1
-    ? main.argv.slice(1)
-    : main?.argv;
-  const family = filterFamily ?? (argv ? familyOf(argv) : "(empty)");
-  return { family, filterFamily, runsRtok };
-}
-
 // The transcript files under `path`: itself, its *.jsonl, or its directories' *.jsonl.
 function _files(path: string, skipped: Skipped): string[] {
   let info: Deno.FileInfo;
@@ -227,28 +170,6 @@ async function _read(
   return reader.finish();
 }
 
-function _under(cwd: string, project: string): boolean {
-  return cwd === project || cwd.startsWith(project === "/" ? "/" : `${project}/`);
-}
-
-function _absolute(path: string): string {
-  const abs = path.startsWith("/") ? path : joinPath(Deno.cwd(), path);
-  const parts: string[] = [];
-  for (const p of abs.split("/")) {
-    if (p === "" || p === ".") continue;
-    if (p === "..") parts.pop();
-    else parts.push(p);
-  }
-  return `/${parts.join("/")}`;
-}
-
-/** The default transcript root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
-export function defaultRoot(): string {
-  const config = Deno.env.get("CLAUDE_CONFIG_DIR");
-  if (config) return joinPath(config, "projects");
-  return joinPath(joinPath(Deno.env.get("HOME") ?? "", ".claude"), "projects");
-}
-
 /** Builds the report over `roots`. Never throws on a transcript's content. */
 export async function discover(
   roots: readonly string[],
@@ -291,7 +212,7 @@ export async function discover(
     }
     const dir = path.slice(0, path.lastIndexOf("/"));
     const project = read.cwd ?? dir.slice(dir.lastIndexOf("/") + 1);
-    if (opts.project && !_under(project, opts.project)) continue;
+    if (opts.project && !underProject(project, opts.project)) continue;
     const calls = callsSince(read, opts.since);
     if (opts.since && calls.length === 0) continue;
     const totals = emptyTotals();
@@ -453,8 +374,8 @@ export async function main(args: readonly string[]): Promise<number> {
     throw new TypeError(`--format "${format}": expected text or json`);
   }
   const since = values.since === undefined ? null : parseSince(values.since);
-  const project = values.project === undefined ? null : _absolute(values.project);
-  const roots = positionals.length ? positionals.map(_absolute) : [defaultRoot()];
+  const project = values.project === undefined ? null : absolutePath(values.project);
+  const roots = positionals.length ? positionals.map(absolutePath) : [defaultRoot()];
   const report = await discover(roots, { since, project });
   await print(format === "json" ? JSON.stringify(report, null, 2) + "\n" : discoverText(report));
   return 0;

@@ -125,6 +125,12 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env"],
     load: () => _load<typeof import("./discover.ts")>("./discover.ts"),
   },
+  // Replays Claude Code's transcripts through the hook, in process and dry: reads them, keeps
+  // what the plugins remember of a session in a temporary folder it removes.
+  replay: {
+    permissions: ["read", "write", "env"],
+    load: () => _load<typeof import("./replay.ts")>("./replay.ts"),
+  },
   search: {
     permissions: ["read", "write", "env"],
     load: () => _load<typeof import("./search_cmd.ts")>("./search_cmd.ts"),
