@@ -19,8 +19,9 @@
 import { joinPath } from "../core/paths.ts";
 import { isObject, readLine } from "./_transcript_line.ts";
 
-/** Folders below a root that are searched for transcripts (project/session/subagents). */
-const _DEPTH = 3;
+// Folders searched below a root: project/session/subagents, from the projects folder or the
+// folder above it (`~/.claude`).
+const _DEPTH = 4;
 
 /** One session's transcript files. */
 export interface SessionFiles {
