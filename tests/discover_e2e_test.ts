@@ -1,12 +1,13 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { claudeBinary, runClaude, startScriptedStandIn, type Step } from "./_claude.ts";
 import { buildLab, denoDir, installRtok, run, stopServer, tempDir } from "./_helpers.ts";
-import { FAMILY_TABLE } from "../filters/families.ts";
 import { hasPointer } from "../src/core/pointer.ts";
 import type { DiscoverReport } from "../src/surfaces/discover.ts";
+import type { ReplayReport } from "../src/replay/report.ts";
 
 // What the scripted session makes Claude Code do, and the filter family each Bash command is
-// in: the three Bash calls are ones rtok filters; Read and Grep are not commands.
+// in: the three Bash calls are ones rtok filters; Read and Grep are not commands, and rtok's
+// hook cuts their results too.
 const COMMANDS: Readonly<Record<string, string>> = {
   "git log": "git log",
   "git status": "git status",
@@ -73,48 +74,50 @@ Deno.test({
     const init = await run("rtok", ["init"], { env: hookedEnv, cwd: project });
     strictEqual(init.code, 0, init.err);
     const hooked = await session(claude, project, hookedEnv);
-    const bash = [0, 1, 2];
 
-    await t.step("without the hook: every call counted, none through rtok, 3 missed", async () => {
-      const { report } = await discover(plainEnv, ["--format", "json"]);
-      const r = report!;
-      strictEqual(r.totals.sessions, 1);
-      strictEqual(r.projects.length, 1);
-      strictEqual(r.projects[0].project, project);
-      const tt = r.totals;
-      deepStrictEqual(
-        Object.fromEntries(Object.entries(tt.byTool).map(([k, v]) => [k, v.calls])),
-        { Bash: 3, Read: 1, Grep: 1 },
-      );
-      strictEqual(tt.byTool.Read.chars, plain[3].length);
-      strictEqual(tt.byTool.Grep.chars, plain[4].length);
-      for (const [i, command] of Object.keys(COMMANDS).entries()) {
-        const fam = tt.byFamily[COMMANDS[command]];
-        strictEqual(fam.calls, 1, command);
-        strictEqual(fam.chars, plain[i].length, command);
-        strictEqual(fam.filtered, true, command);
-      }
-      strictEqual(tt.all.chars, sum(plain.map((x) => x.length)));
-      deepStrictEqual(tt.through, { calls: 0, chars: 0 });
-      deepStrictEqual(tt.notThrough, { calls: 5, chars: tt.all.chars });
-      strictEqual(tt.hooked.calls, 0);
-      strictEqual(tt.wouldFilter.calls, 3);
-      strictEqual(tt.wouldFilter.chars, sum(bash.map((i) => plain[i].length)));
-      // The missed saving, from the family table's measured savings.
-      const expected = sum(
-        Object.values(COMMANDS).map((f, i) =>
-          Math.round(plain[i].length * (FAMILY_TABLE[f].saving ?? 0) / 100)
-        ),
-      );
-      ok(expected > 0);
-      strictEqual(tt.wouldFilter.missedChars, expected);
-      deepStrictEqual(
-        tt.commands.map((c) => [c.command, c.family]).sort(),
-        Object.entries(COMMANDS).sort(),
-      );
-      deepStrictEqual(tt.unfiltered, []);
-      strictEqual(r.skipped.badLines + r.skipped.unknownLines, 0);
-    });
+    await t.step(
+      "without the hook: every call counted, none through rtok, the cut one missed",
+      async () => {
+        const { report } = await discover(plainEnv, ["--format", "json"]);
+        const r = report!;
+        strictEqual(r.totals.sessions, 1);
+        strictEqual(r.projects.length, 1);
+        strictEqual(r.projects[0].project, project);
+        const tt = r.totals;
+        deepStrictEqual(
+          Object.fromEntries(Object.entries(tt.byTool).map(([k, v]) => [k, v.calls])),
+          { Bash: 3, Read: 1, Grep: 1 },
+        );
+        strictEqual(tt.byTool.Read.chars, plain[3].length);
+        strictEqual(tt.byTool.Grep.chars, plain[4].length);
+        for (const [i, command] of Object.keys(COMMANDS).entries()) {
+          const fam = tt.byFamily[COMMANDS[command]];
+          strictEqual(fam.calls, 1, command);
+          strictEqual(fam.chars, plain[i].length, command);
+          strictEqual(fam.filtered, true, command);
+        }
+        strictEqual(tt.all.chars, sum(plain.map((x) => x.length)));
+        deepStrictEqual(tt.through, { calls: 0, chars: 0 });
+        deepStrictEqual(tt.notThrough, { calls: 5, chars: tt.all.chars });
+        strictEqual(tt.hooked.calls, 0);
+        // What rtok's hook would have cut, every tool's, replayed through the hook: the same
+        // figures rtok replay gives for the session.
+        const rep = await run("rtok", ["replay", "--format", "json"], { env: plainEnv });
+        strictEqual(rep.code, 0, rep.err);
+        const replayed = JSON.parse(rep.out) as ReplayReport;
+        strictEqual(replayed.totals.calls, 5);
+        strictEqual(tt.wouldFilter.calls, replayed.totals.changed);
+        // The lab's git log is long enough to cut; its status, listing, file and hits are not.
+        deepStrictEqual(tt.commands.map((c) => [c.command, c.family]), [["git log", "git log"]]);
+        strictEqual(
+          tt.wouldFilter.missedChars,
+          replayed.totals.rawChars - replayed.totals.rtokChars,
+        );
+        ok(tt.wouldFilter.missedChars > 0);
+        deepStrictEqual(tt.unfiltered, []);
+        strictEqual(r.skipped.badLines + r.skipped.unknownLines, 0);
+      },
+    );
 
     await t.step("with the hook: pointer-lined results through rtok, nothing missed", async () => {
       const { report } = await discover(hookedEnv, ["--format", "json"]);

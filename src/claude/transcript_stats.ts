@@ -43,6 +43,8 @@ export interface Classifier {
 
 /** One tool call of a session, joined with its result and any hook's answer to it. */
 export interface CallRecord {
+  /** Its `tool_use` id. */
+  readonly id: string;
   /** The tool's name (`Bash`, `Read`, `mcp__server__tool`). */
   readonly tool: string;
   /** The Bash command, as the agent wrote it; `null` for other tools. */
@@ -211,6 +213,7 @@ export class TranscriptReader {
       const r = this.#results.get(id);
       const h = this.#hooks.get(id);
       calls.push({
+        id,
         tool: c.tool,
         command: c.command,
         at: c.at,
@@ -288,16 +291,20 @@ export interface Totals {
   readonly notThrough: Tally;
   /** Calls rtok's hook answered for (whether or not it changed anything). */
   readonly hooked: Tally;
-  /** Bash calls not through rtok, not seen by its hook, that its hook would have filtered. */
+  /**
+   * Calls not through rtok, not seen by its hook, that its hook would have cut: every tool's,
+   * as a replay through the hook found (Bash calls by their family's measured saving where no
+   * replay was made).
+   */
   readonly wouldFilter: Tally & {
-    /** Chars the filters would have saved, by each family's measured saving. */
+    /** Chars rtok would have saved. */
     missedChars: number;
     /** Those chars as estimated tokens (read as log text). */
     missedTokens: number;
-    /** Of the calls, those whose family has no measured saving (counted as 0 saved). */
+    /** Of the calls, those estimated from a family with no measured saving (counted as 0 saved). */
     unmeasured: number;
   };
-  /** The commands rtok would have filtered, most chars first. */
+  /** The calls rtok would have cut (a Bash command, else the tool and its path), most chars first. */
   readonly commands: MissedCommand[];
   /** The Bash families with no filter that cost the most (not through rtok), most first. */
   readonly unfiltered: { readonly family: string; calls: number; chars: number }[];
@@ -332,57 +339,98 @@ export function throughRtok(call: CallRecord, classifier: Classifier): boolean {
   return call.command !== null && classifier.command(call.command).runsRtok;
 }
 
-/** Adds `calls` (one session's, already narrowed to the period) into `t`. */
+/** What a replay through rtok's hook made of one call (see `src/replay/`). */
+export interface ReplayedCall {
+  /** Chars the model would have been sent through rtok. */
+  readonly rtokChars: number;
+  /** True when the hook changed the result. */
+  readonly changed: boolean;
+  /** The family the hook's row named, else the command's or the tool's. */
+  readonly family: string;
+  /** What the call was on: a command, a path. */
+  readonly subject: string;
+}
+
+/**
+ * Adds `calls` (one session's, already narrowed to the period) into `t`. `replayed` (by call
+ * id) says what rtok's hook would have made of each call; without it, a Bash call of a filtered
+ * family is estimated at the family's measured saving and other tools are not estimated.
+ */
 export function addCalls(
   t: Totals,
   calls: readonly CallRecord[],
   classifier: Classifier,
+  replayed: ReadonlyMap<string, ReplayedCall> | null = null,
 ): void {
   const unfiltered = new Map(t.unfiltered.map((u) => [u.family, u]));
   const commands = new Map(t.commands.map((c) => [c.command, c]));
+  const miss = (label: string, family: string, chars: number, missed: number) => {
+    _add(t.wouldFilter, chars);
+    t.wouldFilter.missedChars += missed;
+    const text = label.length > _MAX_COMMAND ? `${label.slice(0, _MAX_COMMAND - 1)}…` : label;
+    const c = commands.get(text) ?? { command: text, family, calls: 0, chars: 0, missedChars: 0 };
+    commands.set(text, c);
+    _add(c, chars);
+    c.missedChars += missed;
+  };
   for (const call of calls) {
     _add(t.all, call.chars);
     _add(t.byTool[call.tool] ??= { calls: 0, chars: 0 }, call.chars);
     const through = throughRtok(call, classifier);
     _add(through ? t.through : t.notThrough, call.chars);
     if (call.hooked) _add(t.hooked, call.chars);
-    if (call.command === null) continue;
-    const view = classifier.command(call.command);
-    const fam = t.byFamily[view.family] ??= {
-      calls: 0,
-      chars: 0,
-      filtered: view.filterFamily !== null,
-      throughCalls: 0,
-    };
-    _add(fam, call.chars);
-    if (through) fam.throughCalls++;
+    const view = call.command === null ? null : classifier.command(call.command);
+    if (view && call.command !== null) {
+      const fam = t.byFamily[view.family] ??= {
+        calls: 0,
+        chars: 0,
+        filtered: view.filterFamily !== null,
+        throughCalls: 0,
+      };
+      _add(fam, call.chars);
+      if (through) fam.throughCalls++;
+    }
     if (through) continue;
-    // A family with no filter costs whether or not rtok's hook saw it.
-    if (view.filterFamily === null) {
-      const u = unfiltered.get(view.family) ?? { family: view.family, calls: 0, chars: 0 };
-      unfiltered.set(view.family, u);
-      _add(u, call.chars);
+    const r = replayed?.get(call.id) ?? null;
+    const cuts = r ? r.changed && r.rtokChars < call.chars : view?.filterFamily != null;
+    if (!cuts) {
+      // A family with no filter costs whether or not rtok's hook saw it.
+      if (view && view.filterFamily === null) _unfiltered(unfiltered, view.family, call.chars);
       continue;
     }
-    // Seen by rtok's hook and left whole: not a call the hook would have filtered.
+    // Seen by rtok's hook and left whole: not a call the hook would have cut.
     if (call.hooked) continue;
-    const saving = classifier.saving(view.filterFamily);
-    const missed = saving === null ? 0 : Math.round(call.chars * saving / 100);
-    _add(t.wouldFilter, call.chars);
-    t.wouldFilter.missedChars += missed;
+    if (r) {
+      miss(
+        call.command ?? `${call.tool} ${r.subject}`.trim(),
+        r.family,
+        call.chars,
+        call.chars - r.rtokChars,
+      );
+      continue;
+    }
+    const saving = classifier.saving(view!.filterFamily!);
     if (saving === null) t.wouldFilter.unmeasured++;
-    const text = call.command.length > _MAX_COMMAND
-      ? `${call.command.slice(0, _MAX_COMMAND - 1)}…`
-      : call.command;
-    const c = commands.get(text) ??
-      { command: text, family: view.filterFamily, calls: 0, chars: 0, missedChars: 0 };
-    commands.set(text, c);
-    _add(c, call.chars);
-    c.missedChars += missed;
+    miss(
+      call.command!,
+      view!.filterFamily!,
+      call.chars,
+      saving === null ? 0 : Math.round(call.chars * saving / 100),
+    );
   }
   t.wouldFilter.missedTokens = estimateChars(t.wouldFilter.missedChars, "log");
   t.commands.splice(0, t.commands.length, ..._mostFirst([...commands.values()]));
   t.unfiltered.splice(0, t.unfiltered.length, ..._mostFirst([...unfiltered.values()]));
+}
+
+function _unfiltered(
+  unfiltered: Map<string, { family: string; calls: number; chars: number }>,
+  family: string,
+  chars: number,
+): void {
+  const u = unfiltered.get(family) ?? { family, calls: 0, chars: 0 };
+  unfiltered.set(family, u);
+  _add(u, chars);
 }
 
 function _mostFirst<T extends Tally & ({ command: string } | { family: string })>(xs: T[]): T[] {

@@ -56,6 +56,8 @@ export interface ReplayOptions {
 
 /** One tool call, replayed. */
 export interface CallReplay {
+  /** Its `tool_use` id. */
+  readonly id: string;
   /** The session id. */
   readonly session: string;
   /** The transcript file. */
@@ -233,6 +235,7 @@ async function _replayConversation(
     const cls = r.textClass ?? "log";
     const saved = estimateChars(it.chars, cls) - estimateChars(r.rtokChars, cls);
     out.push({
+      id: call.id,
       session,
       file,
       conversation: c.key,

@@ -1,22 +1,26 @@
 /**
- * `rtok discover`: what Claude Code's transcripts say rtok saved and missed. It reads
- * `~/.claude/projects/*\/*.jsonl` (or `$CLAUDE_CONFIG_DIR/projects`, or the files and
- * directories named) and reports, per project and per session, the tool calls by tool and
- * command family, the result chars that went through rtok and those that did not, the Bash
- * commands rtok's hook would have filtered, the unfiltered families that cost the most, and
- * the chars the missed filters would have saved at each family's measured saving. It prints
- * counts, commands and paths, never a transcript's text.
+ * `rtok discover`: what Claude Code's transcripts say rtok saved and missed. It reads the
+ * transcripts under `~/.claude/projects` (or `$CLAUDE_CONFIG_DIR/projects`, or the files and
+ * directories named), subagents' files under their session, and reports, per project and per
+ * session (counted by id), the tool calls by tool and command family, the result chars that went
+ * through rtok and those that did not, the calls rtok's hook would have cut and the chars it
+ * would have saved (each call replayed through the hook in process, every tool), and the
+ * unfiltered families that cost the most. It prints counts, commands and paths, never a
+ * transcript's text.
  *
  * @module
  */
 
 import { parseArgs } from "node:util";
-import { joinPath } from "../core/paths.ts";
+import { groupSessions, transcriptFiles } from "../claude/transcript_files.ts";
+import { type HookCall, replaySession } from "../replay/replay.ts";
+import { dryHook } from "./_dry_hook.ts";
 import {
   addCalls,
   callsSince,
   type Classifier,
   emptyTotals,
+  type ReplayedCall,
   type SessionRead,
   type Totals,
   TranscriptReader,
@@ -46,9 +50,11 @@ Usage: rtok discover [--since 7d|24h|2026-12-01] [--project PATH] [--format text
 
 Per project and per session: tool calls by tool and by command family; the chars of tool
 results that went through rtok (a pointer line, a command run as rtok, or rtok's hook
-replaced the output) and those that did not; the Bash commands rtok's hook would have
-filtered had it been installed, with the chars their filters would have saved at each
-family's measured saving (an estimate); the families with no filter that cost the most.
+replaced the output) and those that did not; the calls rtok's hook would have cut had it
+been installed, with the chars it would have saved (each call replayed through the hook in
+this process, every tool: rtok replay shows the detail); the families with no filter that
+cost the most. A session's subagents (<session>/subagents/*.jsonl, agent-*.jsonl) count
+under it.
 Lines that are not JSON, lines and files of a shape rtok does not know, and missing paths
 are skipped and counted. Only counts, commands and paths are printed, never a transcript.
 `;
@@ -71,8 +77,10 @@ export interface Skipped {
 export interface SessionReport {
   /** The session id. */
   readonly session: string;
-  /** Its transcript. */
+  /** Its own transcript (else its first subagent's). */
   readonly path: string;
+  /** Every transcript of it: its own, then its subagents'. */
+  readonly files: readonly string[];
   /** Its counts. */
   readonly totals: Totals;
 }
@@ -107,67 +115,41 @@ export interface DiscoverReport {
   readonly projects: ProjectReport[];
 }
 
-// The transcript files under `path`: itself, its *.jsonl, or its directories' *.jsonl.
-function _files(path: string, skipped: Skipped): string[] {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.statSync(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) skipped.missingPaths++;
-    else skipped.unreadable++;
-    return [];
-  }
-  if (info.isFile) return [path];
-  const out: string[] = [];
-  const list = (dir: string, depth: number) => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(dir)];
-    } catch {
-      skipped.unreadable++;
-      return;
-    }
-    for (const e of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
-      const p = joinPath(dir, e.name);
-      if ((e.isFile || e.isSymlink) && e.name.endsWith(".jsonl")) out.push(p);
-      else if (e.isDirectory && depth > 0) list(p, depth - 1);
-    }
-  };
-  list(path, 1);
-  return out;
-}
-
-// Reads one transcript as a stream of lines, so a large one is never held whole.
+// Reads a session's transcripts as streams of lines into one reader, so a large one is never
+// held whole; `null` when none could be read.
 async function _read(
-  path: string,
+  paths: readonly string[],
+  name: string,
   classifier: Classifier,
   skipped: Skipped,
 ): Promise<SessionRead | null> {
-  const name = path.slice(path.lastIndexOf("/") + 1).replace(/\.jsonl$/, "");
   const reader = new TranscriptReader(name, classifier);
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) skipped.missingPaths++;
-    else skipped.unreadable++;
-    return null;
-  }
-  try {
-    const decoder = new TextDecoder();
-    let rest = "";
-    for await (const chunk of file.readable) {
-      const text = rest + decoder.decode(chunk, { stream: true });
-      const lines = text.split("\n");
-      rest = lines.pop() ?? "";
-      for (const l of lines) reader.line(l.endsWith("\r") ? l.slice(0, -1) : l);
+  let read = 0;
+  for (const path of paths) {
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(path);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) skipped.missingPaths++;
+      else skipped.unreadable++;
+      continue;
     }
-    reader.line(rest + decoder.decode());
-  } catch {
-    skipped.unreadable++;
-    return null;
+    try {
+      const decoder = new TextDecoder();
+      let rest = "";
+      for await (const chunk of file.readable) {
+        const text = rest + decoder.decode(chunk, { stream: true });
+        const lines = text.split("\n");
+        rest = lines.pop() ?? "";
+        for (const l of lines) reader.line(l.endsWith("\r") ? l.slice(0, -1) : l);
+      }
+      reader.line(rest + decoder.decode());
+      read++;
+    } catch {
+      skipped.unreadable++;
+    }
   }
-  return reader.finish();
+  return read ? reader.finish() : null;
 }
 
 /** Builds the report over `roots`. Never throws on a transcript's content. */
@@ -175,6 +157,7 @@ export async function discover(
   roots: readonly string[],
   opts: { readonly since: Date | null; readonly project: string | null },
   classifier: Classifier = rtokClassifier(),
+  hook: HookCall | null = null,
 ): Promise<DiscoverReport> {
   const skipped: Skipped = {
     badLines: 0,
@@ -194,40 +177,52 @@ export async function discover(
     projects: [],
   };
   const projects = new Map<string, ProjectReport>();
-  for (const path of [...new Set(roots.flatMap((r) => _files(r, skipped)))]) {
+  const files = [...new Set(roots.flatMap((r) => transcriptFiles(r, skipped)))];
+  const bashFamily = (command: string) => classifier.command(command).family;
+  for (const group of groupSessions(files)) {
+    const paths = [...(group.main ? [group.main] : []), ...group.agents];
     if (opts.since) {
-      try {
-        if ((Deno.statSync(path).mtime?.getTime() ?? Infinity) < opts.since.getTime()) continue;
-      } catch { /* _read counts it */ }
+      const newest = Math.max(...paths.map(_mtime));
+      if (newest < opts.since.getTime()) continue;
     }
-    const read = await _read(path, classifier, skipped);
+    const read = await _read(paths, group.session, classifier, skipped);
     if (!read) continue;
-    report.files++;
+    report.files += paths.length;
     report.lines += read.lines;
     skipped.badLines += read.badLines;
     skipped.unknownLines += read.unknownLines;
     if (!read.known) {
-      skipped.unknownTranscripts++;
+      skipped.unknownTranscripts += paths.length;
       continue;
     }
-    const dir = path.slice(0, path.lastIndexOf("/"));
-    const project = read.cwd ?? dir.slice(dir.lastIndexOf("/") + 1);
+    const project = read.cwd ?? group.dir.slice(group.dir.lastIndexOf("/") + 1);
     if (opts.project && !underProject(project, opts.project)) continue;
     const calls = callsSince(read, opts.since);
     if (opts.since && calls.length === 0) continue;
+    // What rtok's hook would have made of each call, replayed in process.
+    let replayed: Map<string, ReplayedCall> | null = null;
+    if (hook) {
+      replayed = new Map();
+      try {
+        const r = await replaySession(group, hook, { since: null, bashFamily });
+        for (const c of r.calls) replayed.set(c.id, c);
+      } catch {
+        skipped.unreadable++;
+      }
+    }
     const totals = emptyTotals();
     totals.sessions = 1;
-    addCalls(totals, calls, classifier);
+    addCalls(totals, calls, classifier, replayed);
     let p = projects.get(project);
     if (!p) {
       p = { project, totals: emptyTotals(), sessions: [] };
       projects.set(project, p);
     }
     p.totals.sessions++;
-    addCalls(p.totals, calls, classifier);
-    p.sessions.push({ session: read.session, path, totals });
+    addCalls(p.totals, calls, classifier, replayed);
+    p.sessions.push({ session: read.session, path: paths[0], files: paths, totals });
     report.totals.sessions++;
-    addCalls(report.totals, calls, classifier);
+    addCalls(report.totals, calls, classifier, replayed);
   }
   report.projects.push(
     ...[...projects.values()].sort((a, b) =>
@@ -239,6 +234,14 @@ export async function discover(
 
 const _n = (n: number): string => n.toLocaleString("en-US");
 const _s = (n: number, one: string, many = `${one}s`): string => `${_n(n)} ${n === 1 ? one : many}`;
+
+function _mtime(path: string): number {
+  try {
+    return Deno.statSync(path).mtime?.getTime() ?? Infinity;
+  } catch {
+    return Infinity;
+  }
+}
 
 function _skippedLine(s: Skipped): string {
   const parts = [
@@ -287,19 +290,18 @@ function _totalsText(t: Totals): string {
     ["through rtok", _n(t.through.calls), _n(t.through.chars)],
     ["not through rtok", _n(t.notThrough.calls), _n(t.notThrough.chars)],
     ["seen by rtok's hook", _n(t.hooked.calls), _n(t.hooked.chars)],
-    ["rtok would have filtered", _n(t.wouldFilter.calls), _n(t.wouldFilter.chars)],
+    ["rtok would have cut", _n(t.wouldFilter.calls), _n(t.wouldFilter.chars)],
   ], "  ");
   const w = t.wouldFilter;
   if (w.calls) {
-    out +=
-      `  missed saving (estimate, at each family's measured saving): ${_n(w.missedChars)} chars,` +
+    out += `  missed saving (replayed through rtok's hook): ${_n(w.missedChars)} chars,` +
       ` ~${_n(w.missedTokens)} tokens` +
       (w.unmeasured ? `; ${_s(w.unmeasured, "call")} of a family with no measured saving` : "") +
       "\n";
-    out += "  commands rtok would have filtered:\n";
+    out += "  calls rtok would have cut:\n";
     out += _rows(
       [
-        ["command", "family", "calls", "chars", "saved"],
+        ["call", "family", "calls", "chars", "saved"],
         ...t.commands.slice(0, 10).map((c) => [
           c.command.replace(/\s+/g, " ").slice(0, 80),
           c.family,
@@ -343,7 +345,7 @@ export function discoverText(r: DiscoverReport): string {
       out += `  session ${s.session}: ${_s(x.all.calls, "call")}, ` +
         `${_n(x.through.calls)} through rtok (${_n(x.through.chars)} chars), ` +
         `${_n(x.notThrough.calls)} not (${_n(x.notThrough.chars)} chars), ` +
-        `${_n(x.wouldFilter.calls)} rtok would have filtered (${
+        `${_n(x.wouldFilter.calls)} rtok would have cut (${
           _n(x.wouldFilter.missedChars)
         } chars saved)` +
         `\n    ${s.path}\n`;
@@ -376,7 +378,8 @@ export async function main(args: readonly string[]): Promise<number> {
   const since = values.since === undefined ? null : parseSince(values.since);
   const project = values.project === undefined ? null : absolutePath(values.project);
   const roots = positionals.length ? positionals.map(absolutePath) : [defaultRoot()];
-  const report = await discover(roots, { since, project });
+  await using hook = await dryHook();
+  const report = await discover(roots, { since, project }, rtokClassifier(), hook.call);
   await print(format === "json" ? JSON.stringify(report, null, 2) + "\n" : discoverText(report));
   return 0;
 }

@@ -153,3 +153,31 @@ Deno.test("discover reads projects, skips what it cannot read, prints no content
     Deno.removeSync(root, { recursive: true });
   }
 });
+
+Deno.test("discover() counts a session once with its subagents' files, and what a replay would cut", async () => {
+  const data = new URL("../replay/testdata/", import.meta.url).pathname;
+  // A stand-in hook that halves every Read of over 500 chars.
+  const halve = (event: Record<string, unknown>) => {
+    if (event.tool_name !== "Read") return Promise.resolve({});
+    if ((event.tool_response as { file: { content: string } }).file.content.length < 500) {
+      return Promise.resolve({});
+    }
+    const r = event.tool_response as { file: { content: string } };
+    const content = r.file.content.slice(0, r.file.content.length / 2);
+    return Promise.resolve({ output: { ...r, file: { ...r.file, content } }, family: "Read" });
+  };
+  const r = await discover([data], { since: null, project: null }, rtokClassifier(), halve);
+  strictEqual(r.totals.sessions, 3);
+  strictEqual(r.files, 5);
+  const withAgents = r.projects[0].sessions.filter((s) => s.files.length === 2);
+  deepStrictEqual(withAgents.map((s) => s.session).sort(), [
+    "22222222-2222-4222-8222-222222222222",
+    "33333333-3333-4333-8333-333333333333",
+  ]);
+  // Both long Reads are missed, each by about half its chars, from the replay; no Bash call is.
+  deepStrictEqual(r.totals.commands.map((c) => [c.command, c.family, c.calls]), [
+    ["Read /home/dev/shop/src/ledger.ts", "Read", 2],
+  ]);
+  const read = r.totals.commands[0];
+  ok(read.missedChars > read.chars * 0.4 && read.missedChars < read.chars * 0.6);
+});
