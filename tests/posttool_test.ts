@@ -152,6 +152,33 @@ Deno.test("a second whole Read of the same file gets the file; a changed file is
   ok(await w.answer(read(path, changed)), "a file that changed since is viewed again");
 });
 
+Deno.test("a whole Read of a file the session has edited gets the file, even changed since", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const { text } = longModule();
+  const path = `${w.project}/big.ts`;
+  const other = `${w.project}/other.ts`;
+  const edit = (file: string) => ({
+    tool_name: "Edit",
+    tool_input: { file_path: file, old_string: "helper9", new_string: "helperNine" },
+    tool_response: { filePath: file, oldString: "helper9", newString: "helperNine" },
+  });
+  strictEqual(await w.answer(edit(path)), "", "an Edit's result is the host's to show");
+  const changed = text.replace("helper9", "helperNine");
+  strictEqual(await w.answer(read(path, changed)), "", "the file it works in comes whole");
+  ok(await w.answer(read(other, text)), "a file it has not edited is still viewed");
+});
+
+Deno.test("a whole Read whose view would save too little of the file gets the file", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  // 300 one-line functions: the outline (`function fn12 L13`) is most of the file again.
+  const lines = Array.from({ length: 300 }, (_, i) => `export function fn${i}(a) {}`);
+  const text = lines.join("\n") + "\n";
+  const path = `${w.project}/values.ts`;
+  strictEqual(await w.answer(read(path, text)), "");
+});
+
 Deno.test("ranged, short, disabled and rtok's own results go through untouched", async (t) => {
   using tmp = tempDir();
   const w = world(tmp.path);

@@ -2,7 +2,8 @@
  * A transcript's tool call, rebuilt as the PostToolUse event Claude Code would have sent rtok's
  * hook for it: the tool's structured output (`tool_response`) from the line's `toolUseResult`
  * where it is whole, else from the text the model was sent, in the shape Claude Code 2.1 gives
- * each tool (`scripts/probe/claude_posttool.md`). A result Claude Code marked an error fired
+ * each tool (`scripts/probe/claude_posttool.md`); any other tool's event carries its
+ * `toolUseResult` (else its text) as it was. A result Claude Code marked an error fired
  * PostToolUseFailure, whose output no hook can replace: it is not rebuilt.
  *
  * @module
@@ -159,7 +160,9 @@ export function rebuildOutput(call: RecordedCall): Rebuilt {
       };
     }
     default:
-      return { skip: `${tool} results are not read` };
+      // rtok's PostToolUse runs on every tool: one whose result it does not read still tells
+      // it what the session did (an Edit of a file it showed as a view).
+      return { response: s ?? text, raw: text };
   }
 }
 

@@ -69,5 +69,16 @@ Deno.test("rebuildOutput() skips what no hook could replace or read", async (t) 
     const s = skip("Bash", { stdout: "x", persistedOutputPath: "/nonexistent/rtok/x.txt" });
     ok(s.includes("gone"), s);
   });
-  await t.step("a tool rtok does not read", () => ok(skip("TodoWrite", null).includes("not read")));
+});
+
+Deno.test("rebuildOutput() passes any other tool's result on as it was, for the hook to see", () => {
+  const edit = { filePath: "/p/a.ts", oldString: "x", newString: "y" };
+  deepStrictEqual(rebuildOutput({ tool: "Edit", input: {}, text: "ok", structured: edit }), {
+    response: edit,
+    raw: "ok",
+  });
+  deepStrictEqual(rebuildOutput({ tool: "TodoWrite", input: {}, text: "ok", structured: null }), {
+    response: "ok",
+    raw: "ok",
+  });
 });

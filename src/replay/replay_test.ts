@@ -24,7 +24,7 @@ Deno.test("replaySession() replays a 2.0 session with its subagent's file, and c
   deepStrictEqual(s.versions, ["2.0.76"]);
   deepStrictEqual(s.calls.map((c) => [c.conversation, c.tool, c.changed, c.skipped !== null]), [
     ["main", "Glob", false, false],
-    ["main", "Task", false, true],
+    ["main", "Task", false, false],
     ["main", "Read", false, false],
     ["agent-a2b3c4", "Bash", true, false],
   ]);

@@ -14,7 +14,7 @@ import { decodeText } from "../../core/text.ts";
 import { withPointer } from "../../core/pointer.ts";
 import { type FileThresholds, type FileView, renderView, viewFile } from "../../content/file.ts";
 import type { ContentResult } from "../../content/engine.ts";
-import { noteRead, readBefore, turnOf } from "./session.ts";
+import { editedBefore, noteRead, readBefore, turnOf } from "./session.ts";
 import type { PosttoolSettings } from "./settings.ts";
 
 // The engine and its filter modules load only for a result that is not a file read.
@@ -44,7 +44,7 @@ export async function compressResult(
 ): Promise<PostToolAnswer | null> {
   const started = performance.now();
   const thresholds = { lines: settings.readLines, chars: settings.readChars };
-  const made = await _cut(r, ev, ctx, thresholds);
+  const made = await _cut(r, ev, ctx, thresholds, settings.readMinSaving);
   if (!made) return null;
   const raw = new TextEncoder().encode(r.text);
   let id: string | null = null;
@@ -91,12 +91,13 @@ async function _cut(
   ev: PostToolEvent,
   ctx: Ctx,
   thresholds: FileThresholds,
+  minSaving: number,
 ): Promise<_Cut | null> {
   switch (r.kind) {
     case "file": {
       if (r.ranged || !r.path) return null;
       _mustBeText(r.path, r.text, r.tool);
-      const view = await _viewOnce(ctx, r.path, r.text, thresholds);
+      const view = await _viewOnce(ctx, r.path, r.text, thresholds, minSaving);
       if (!view) return null;
       // The host numbers the head's lines from 1: only the file's own lines may stand there.
       return {
@@ -111,7 +112,7 @@ async function _cut(
       const path = _catPath(r.command ?? "", ev.cwd);
       if (path !== null) {
         _mustBeText(path, r.text, "cat");
-        const view = await _viewOnce(ctx, path, r.text, thresholds);
+        const view = await _viewOnce(ctx, path, r.text, thresholds, minSaving);
         if (!view) return null;
         return { family: "cat", text: renderView(view), cut: view.cut, textClass: view.textClass };
       }
@@ -133,18 +134,26 @@ async function _cut(
   }
 }
 
-// A file view, unless the session read this file whole, as it is now, before: then the agent
-// asked twice and gets the file. The first view is noted.
+// A file view, unless the agent needs the file itself: the session read this file whole, as it
+// is now, before (it asked twice), or has edited it (it is working in it), or the view would
+// not save enough of it to be worth a second read. The first view is noted.
 async function _viewOnce(
   ctx: Ctx,
   path: string,
   text: string,
   thresholds: FileThresholds,
+  minSaving: number,
 ): Promise<FileView | null> {
   const digest = await _digest(text);
-  if (ctx.session && ctx.home && readBefore(ctx.home, ctx.session, path, digest)) return null;
+  if (ctx.session && ctx.home) {
+    if (readBefore(ctx.home, ctx.session, path, digest)) return null;
+    if (editedBefore(ctx.home, ctx.session, path)) return null;
+  }
   const view = await viewFile(path, text, thresholds);
-  if (view && ctx.session && ctx.home) noteRead(ctx.home, ctx.session, path, digest);
+  if (!view) return null;
+  const shown = view.head.length + view.body.length;
+  if (shown > text.length * (1 - minSaving)) return null;
+  if (ctx.session && ctx.home) noteRead(ctx.home, ctx.session, path, digest);
   return view;
 }
 

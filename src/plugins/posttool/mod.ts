@@ -17,8 +17,16 @@ import type {
 import type { ToolKind, ToolResult } from "../../core/tool_result.ts";
 import { lazyImport } from "../../core/lazy.ts";
 import { hasPointer } from "../../core/pointer.ts";
-import { noteTurn } from "./session.ts";
+import { noteEdit, noteTurn } from "./session.ts";
 import { type PosttoolSettings, readSettings } from "./settings.ts";
+
+/** The host's tools that change a file (Claude Code's names). */
+export const EDIT_TOOLS: ReadonlySet<string> = new Set([
+  "Edit",
+  "MultiEdit",
+  "Write",
+  "NotebookEdit",
+]);
 
 /** Results shorter than this go through: the content engine's own floor (a test holds them equal). */
 export const POSTTOOL_MIN_CHARS = 500;
@@ -36,6 +44,14 @@ export const posttoolPlugin: Plugin = {
       "Compresses the host's own tool results (whole-file Read, Grep, Glob, shell, MCP) in the hook.",
   },
   async postTool(ev: PostToolEvent, ctx: Ctx): Promise<PostToolAnswer | null> {
+    // What the session edits is read whole from then on: the agent is working in that file.
+    if (EDIT_TOOLS.has(ev.tool)) {
+      const path = ev.input.file_path ?? ev.input.notebook_path;
+      if (typeof path === "string" && ctx.session && ctx.home) {
+        noteEdit(ctx.home, ctx.session, path);
+      }
+      return null;
+    }
     const r = ev.result;
     if (!r || !_worthReading(r)) return null;
     const settings = readSettings(ctx.pluginConfig("posttool"));

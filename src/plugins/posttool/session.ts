@@ -1,7 +1,7 @@
 /**
  * What the posttool plugin remembers of a session, in `$RTOK_HOME/sessions/<id>.jsonl`: the
- * files the agent has read whole (by path and content digest) and the prompts it has been
- * given (the turn). One appended line per fact, so hooks running at once never lose one.
+ * files the agent has read whole (by path and content digest), the files it has edited or
+ * written, and the prompts it has been given (the turn). One appended line per fact, so hooks running at once never lose one.
  *
  * @module
  */
@@ -75,6 +75,16 @@ export function readBefore(home: string, session: string, path: string, digest: 
 /** Notes that the session read the file at `path` whole, as `digest`. */
 export function noteRead(home: string, session: string, path: string, digest: string): void {
   _append(home, session, { read: path, digest, ts: Date.now() });
+}
+
+/** True when the session edited or wrote the file at `path` (see {@linkcode noteEdit}). */
+export function editedBefore(home: string, session: string, path: string): boolean {
+  return _lines(home, session).some((f) => f.edited === path);
+}
+
+/** Notes that the session edited or wrote the file at `path`. */
+export function noteEdit(home: string, session: string, path: string): void {
+  _append(home, session, { edited: path, ts: Date.now() });
 }
 
 /** Notes a prompt: the session's next turn begins. */

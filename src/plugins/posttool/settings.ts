@@ -19,16 +19,32 @@ export interface PosttoolSettings {
   readonly readLines: number;
   /** …or of more chars than this. */
   readonly readChars: number;
+  /**
+   * A view must save at least this share of the file's chars (0–1), else the file goes whole:
+   * a view that saves little costs the agent a second read for almost nothing.
+   */
+  readonly readMinSaving: number;
 }
 
-/** The defaults: every tool on; about 250 lines or 12,000 chars. */
+/** The defaults: every tool on; about 250 lines or 12,000 chars; a view saves 40 % or more. */
 export const POSTTOOL_DEFAULTS: PosttoolSettings = {
   tools: { read: true, grep: true, glob: true, bash: true, mcp: true },
   readLines: 250,
   readChars: 12_000,
+  readMinSaving: 0.4,
 };
 
-const _KEYS = ["enabled", "read", "grep", "glob", "bash", "mcp", "read_lines", "read_chars"];
+const _KEYS = [
+  "enabled",
+  "read",
+  "grep",
+  "glob",
+  "bash",
+  "mcp",
+  "read_lines",
+  "read_chars",
+  "read_min_saving",
+];
 
 /**
  * The settings in `table` (`[plugins.posttool]`). Throws a `TypeError` naming the key and what
@@ -58,6 +74,16 @@ export function readSettings(table: Readonly<Record<string, unknown>>): Posttool
     }
     return v;
   };
+  const share = (key: string, d: number): number => {
+    const v = table[key];
+    if (v === undefined) return d;
+    if (typeof v !== "number" || !(v >= 0 && v < 1)) {
+      throw new TypeError(
+        `[plugins.posttool] ${key}: expected a share from 0 to below 1, like 0.4`,
+      );
+    }
+    return v;
+  };
   const t = POSTTOOL_DEFAULTS.tools;
   return {
     tools: {
@@ -69,5 +95,6 @@ export function readSettings(table: Readonly<Record<string, unknown>>): Posttool
     },
     readLines: count("read_lines", POSTTOOL_DEFAULTS.readLines),
     readChars: count("read_chars", POSTTOOL_DEFAULTS.readChars),
+    readMinSaving: share("read_min_saving", POSTTOOL_DEFAULTS.readMinSaving),
   };
 }
