@@ -121,5 +121,14 @@ export function steps(dir: string): Step[] {
     },
     { tool: "Bash", input: { command: "cat logs/server.log", description: "Show the log" } },
     { tool: "Read", input: { file_path: `${dir}/src/service.ts` } },
+    // An edit of a method the first whole Read showed in its outline only.
+    {
+      tool: "Edit",
+      input: {
+        file_path: `${dir}/src/service.ts`,
+        old_string: "  settleBatch3x2(total: number): number {",
+        new_string: "  settleBatch3x2(total: number, fee = 0): number {",
+      },
+    },
   ];
 }

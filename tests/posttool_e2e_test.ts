@@ -1,18 +1,34 @@
-import { ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { claudeBinary, runClaude, startScriptedStandIn } from "./_claude.ts";
 import { denoDir, installRtok, ledger, run, stopServer, tempDir } from "./_helpers.ts";
 import { project, steps } from "./_scripted_project.ts";
+import { hasPointer } from "../src/core/pointer.ts";
+import type { ReplayReport } from "../src/replay/report.ts";
 
 async function session(
   claude: string,
   dir: string,
   env: Record<string, string>,
 ): Promise<{ results: string[]; contexts: string[]; resent: number }> {
+  // The script ends with an Edit: the module and its time go back as they were, so the next
+  // session sees (and its Glob lists, by time) the same project.
+  const module = `${dir}/src/service.ts`;
+  const text = Deno.readTextFileSync(module);
+  const { mtime } = Deno.statSync(module);
+  using _restore = {
+    [Symbol.dispose]: () => {
+      Deno.writeTextFileSync(module, text);
+      Deno.utimeSync(module, mtime!, mtime!);
+    },
+  };
   await using api = startScriptedStandIn(steps(dir));
-  const r = await runClaude(claude, api, dir, env, ["--allowedTools", "Read,Grep,Glob,Bash"]);
+  const r = await runClaude(claude, api, dir, env, [
+    "--allowedTools",
+    "Read,Grep,Glob,Bash,Edit",
+  ]);
   strictEqual(r.result?.is_error, false, r.err);
   const results = api.results();
-  strictEqual(results.length, 8, JSON.stringify(results.map((x) => x?.slice(0, 80))));
+  strictEqual(results.length, 9, JSON.stringify(results.map((x) => x?.slice(0, 80))));
   return { results, contexts: api.contexts(), resent: api.resentChars() };
 }
 
@@ -94,6 +110,56 @@ Deno.test({
         hooked.resent <= plain.resent / 2,
         `${hooked.resent} chars re-sent with rtok, ${plain.resent} without`,
       );
+    });
+    // rtok replay, on the transcripts the two sessions wrote.
+    const replay = async (home: string) => {
+      const r = await run("rtok", ["replay", "--format", "json", "--calls"], {
+        env: { ...base, HOME: home },
+      });
+      strictEqual(r.code, 0, r.err);
+      return JSON.parse(r.out) as ReplayReport;
+    };
+    const sum = (xs: readonly string[]) => xs.reduce((n, x) => n + x.length, 0);
+    const plainReplay = await replay(`${tmp.path}/plain`);
+    const hookedReplay = await replay(`${tmp.path}/hooked`);
+    await t.step(
+      "rtok replay of the plain session: call for call, what the hooked one was sent",
+      () => {
+        const r = plainReplay;
+        strictEqual(r.sessions, 1);
+        strictEqual(r.totals.calls, 9);
+        strictEqual(r.totals.errors, 0, r.errorMessages.join("\n"));
+        strictEqual(r.totals.rawChars, sum(plain.results));
+        // What the hooked session's transcript says the model got: its results and hook contexts.
+        const got = hookedReplay.calls!.map((c) => c.rtokChars);
+        deepStrictEqual(r.calls!.map((c) => c.rtokChars), got);
+        hooked.results.forEach((text, i) => ok(got[i] >= text.length, `call ${i + 1}`));
+        // The Edit used a method the outline showed with its lines: hidden, but located.
+        ok(r.totals.facts.used >= 1, JSON.stringify(r.totals.facts));
+        strictEqual(r.totals.facts.unlocated, 0, JSON.stringify(r.worst, null, 1));
+        strictEqual(r.totals.readViews.editedAfter, 1);
+      },
+    );
+    await t.step("rtok replay of the hooked session agrees with the ledger", () => {
+      const r = hookedReplay;
+      const rec = r.totals.recordedThroughRtok;
+      const pointed = hooked.results.filter(hasPointer).length +
+        hooked.contexts.filter(hasPointer).length;
+      strictEqual(rec.calls, pointed);
+      strictEqual(rec.replayed, rec.calls, "every raw output is in the archive");
+      strictEqual(rec.agree, rec.calls, "the replay answers what the session got");
+      // Each lossy ledger row is one replayed call: the same raw text and the same view.
+      const rows = ledger(base.RTOK_HOME).filter((row) => row.surface === "hook" && row.archive_id);
+      strictEqual(rows.length, rec.calls);
+      for (const row of rows) {
+        const c = r.calls!.find((x) => x.archiveId === row.archive_id);
+        ok(c, `a replayed call points at ${row.archive_id}`);
+        deepStrictEqual(
+          [c.rawTextChars, c.viewTextChars],
+          [row.raw_chars, row.emitted_chars],
+          row.family,
+        );
+      }
     });
     await t.step("each replacement is a ledger row of the hook", () => {
       const rows = ledger(base.RTOK_HOME).filter((row) => row.command !== "");

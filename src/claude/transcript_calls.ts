@@ -2,7 +2,8 @@
  * A Claude Code transcript read as conversations, for `rtok replay`: in each, in order, what the
  * user asked, what the agent wrote (its text, its tool calls with their inputs), what each tool
  * returned (the text the model was sent and, where the line carries it, the tool's own
- * structured output `toolUseResult`), the API requests the agent made, and compactions.
+ * structured output `toolUseResult`), what PostToolUse hooks added beside a result, the API
+ * requests the agent made, and compactions.
  *
  * One file may hold several conversations: a 1.0.x or 2.0 session file also carries its
  * subagents' sidechains (`isSidechain: true`), each a conversation of its own (by `agentId`
@@ -74,6 +75,8 @@ export interface Conversation {
   readonly items: ConversationItem[];
   /** The working directory its lines name (the first one seen), else `null`. */
   cwd: string | null;
+  /** What PostToolUse hooks added to the context beside a call's result, by `tool_use` id. */
+  readonly contexts: Map<string, string>;
 }
 
 /** A transcript file, read. */
@@ -115,7 +118,7 @@ export function readConversations(
   const conv = (key: string): Conversation => {
     let c = by.get(key);
     if (!c) {
-      c = { key, items: [], cwd: null };
+      c = { key, items: [], cwd: null, contexts: new Map() };
       by.set(key, c);
     }
     return c;
@@ -147,8 +150,12 @@ export function readConversations(
       if (row.subtype === "compact_boundary") conv(key).items.push({ kind: "compact" });
       continue;
     }
+    if (read.type === "attachment") {
+      _attachment(row.attachment, conv(key));
+      continue;
+    }
     if (read.type !== "user" && read.type !== "assistant") {
-      if (read.type !== "attachment" && !NON_MESSAGE_LINES.has(read.type)) unknownLines++;
+      if (!NON_MESSAGE_LINES.has(read.type)) unknownLines++;
       continue;
     }
     const c = conv(key);
@@ -179,6 +186,21 @@ export function readConversations(
     unknownLines,
     known,
   };
+}
+
+// A hook's added context beside a tool result (`hook_additional_context`, 2.1).
+function _attachment(a: unknown, c: Conversation): void {
+  if (!isObject(a) || a.type !== "hook_additional_context" || typeof a.toolUseID !== "string") {
+    return;
+  }
+  const content = Array.isArray(a.content)
+    ? a.content.filter((x) => typeof x === "string").join("\n")
+    : typeof a.content === "string"
+    ? a.content
+    : "";
+  if (content === "") return;
+  const before = c.contexts.get(a.toolUseID);
+  c.contexts.set(a.toolUseID, before ? `${before}\n${content}` : content);
 }
 
 function _assistant(

@@ -10,6 +10,7 @@
 import type { TextClass } from "../core/tokens.ts";
 import { estimateChars } from "../core/tokens.ts";
 import { factSet } from "../core/fact_tokens.ts";
+import { findPointers } from "../core/pointer.ts";
 import type { SessionFiles } from "../claude/transcript_files.ts";
 import {
   type Conversation,
@@ -52,6 +53,11 @@ export interface ReplayOptions {
   readonly since: Date | null;
   /** The command family a Bash call is counted under when no row names one. */
   readonly bashFamily: (command: string) => string;
+  /**
+   * The raw bytes rtok archived under `id`, or `null`: how a session recorded with rtok's hook
+   * is replayed from what the model would have seen without it.
+   */
+  readonly archive?: (id: string) => Uint8Array | null;
 }
 
 /** One tool call, replayed. */
@@ -82,6 +88,19 @@ export interface CallReplay {
   readonly turnsAfter: number;
   /** True when rtok's hook replaced the output or added to it. */
   readonly changed: boolean;
+  /** What the transcript holds: the tool's output as it was, or rtok's view of it. */
+  readonly recorded: "raw" | "rtok";
+  /**
+   * For a call recorded through rtok whose raw output is in the archive: whether the replay
+   * answers exactly what the transcript holds; else `null`.
+   */
+  readonly agrees: boolean | null;
+  /** The archive id rtok's view points at, when it cut something. */
+  readonly archiveId: string | null;
+  /** Chars of the text rtok reads (a ledger row's raw chars). */
+  readonly rawTextChars: number;
+  /** Chars of rtok's replacement text and added context (a ledger row's emitted chars). */
+  readonly viewTextChars: number;
   /** Why the call was not sent to the hook (an error result, a shape not rebuilt), or `null`. */
   readonly skipped: string | null;
   /** What went wrong in the hook, or `null`. */
@@ -233,7 +252,7 @@ async function _replayConversation(
     if (!counted) continue;
     const path = typeof call.input.file_path === "string" ? call.input.file_path : null;
     const cls = r.textClass ?? "log";
-    const saved = estimateChars(it.chars, cls) - estimateChars(r.rtokChars, cls);
+    const saved = estimateChars(r.rawChars, cls) - estimateChars(r.rtokChars, cls);
     out.push({
       id: call.id,
       session,
@@ -243,11 +262,16 @@ async function _replayConversation(
       family: r.family,
       subject: _subject(call.input),
       at: call.at ?? it.at,
-      rawChars: it.chars,
+      rawChars: r.rawChars,
       rtokChars: r.rtokChars,
       savedTokens: saved,
       turnsAfter: requestsFrom[i],
       changed: r.changed,
+      recorded: r.recorded,
+      agrees: r.agrees,
+      archiveId: r.archiveId,
+      rawTextChars: r.raw.length,
+      viewTextChars: r.viewTextChars,
       skipped: r.skipped,
       error: r.error,
       facts: counts,
@@ -260,6 +284,12 @@ async function _replayConversation(
 }
 
 interface _One {
+  readonly recorded: "raw" | "rtok";
+  readonly agrees: boolean | null;
+  readonly archiveId: string | null;
+  readonly viewTextChars: number;
+  /** The chars the model would have been sent without rtok (a recorded call's, rebuilt). */
+  readonly rawChars: number;
   /** The text rtok reads (a Read's content, a Bash call's output). */
   readonly raw: string;
   /** What the model would have read of it through rtok (the raw text when unchanged). */
@@ -285,6 +315,11 @@ async function _replayOne(
     ? opts.bashFamily(call.input.command)
     : call.tool;
   const unchanged = (skipped: string | null, error: string | null, raw = res.text): _One => ({
+    recorded: "raw",
+    agrees: null,
+    archiveId: null,
+    viewTextChars: raw.length,
+    rawChars: res.chars,
     raw,
     view: raw,
     rtokChars: res.chars,
@@ -295,6 +330,12 @@ async function _replayOne(
     error,
   });
   if (res.isError) return unchanged("an error result (PostToolUseFailure: not replaceable)", null);
+  const context = c.contexts.get(call.id) ?? null;
+  const pointer = findPointers(res.text).at(-1) ??
+    (context ? findPointers(context).at(-1) : undefined);
+  if (pointer && res.structured) {
+    return await _recordedThroughRtok(session, file, c, call, res, context, pointer.id, hook, opts);
+  }
   const rebuilt = rebuildOutput({
     tool: call.tool,
     input: call.input,
@@ -337,7 +378,13 @@ async function _replayOne(
     chars += renderContext(call.tool, reply.context).length;
     text = `${text}\n${reply.context}`;
   }
+  const pointed = findPointers(text).at(-1);
   return {
+    recorded: "raw",
+    agrees: null,
+    archiveId: pointed?.id ?? null,
+    viewTextChars: (_readable(call.tool, reply.output) ?? "").length + (reply.context?.length ?? 0),
+    rawChars: res.chars,
     raw: rebuilt.raw,
     view: text,
     rtokChars: chars,
@@ -347,6 +394,109 @@ async function _replayOne(
     skipped: null,
     error: null,
   };
+}
+
+// A call the transcript holds as rtok's view (recorded with rtok's hook installed): the raw
+// output from the archive, put back in the tool's shape, answered again; the model saw what the
+// transcript says. Without the raw bytes, nothing is claimed: what was seen both ways is the same.
+async function _recordedThroughRtok(
+  session: string,
+  file: string,
+  c: Conversation,
+  call: Extract<ConversationItem, { kind: "call" }>,
+  res: Extract<ConversationItem, { kind: "result" }>,
+  context: string | null,
+  id: string,
+  hook: HookCall,
+  opts: ReplayOptions,
+): Promise<_One> {
+  const seen = res.chars + (context === null ? 0 : renderContext(call.tool, context).length);
+  const shown = (_readable(call.tool, res.structured) ?? res.text) +
+    (context === null ? "" : `\n${context}`);
+  const family = call.tool === "Bash" && typeof call.input.command === "string"
+    ? opts.bashFamily(call.input.command)
+    : call.tool;
+  const bytes = opts.archive?.(id) ?? null;
+  const raw = bytes === null ? null : new TextDecoder().decode(bytes);
+  const original = raw === null ? null : _withText(call.tool, res.structured, raw);
+  if (raw === null || original === null) {
+    return {
+      recorded: "rtok",
+      agrees: null,
+      archiveId: id,
+      viewTextChars: shown.length,
+      rawChars: seen,
+      raw: shown,
+      view: shown,
+      rtokChars: seen,
+      changed: true,
+      family,
+      textClass: null,
+      skipped: "recorded through rtok; its raw output is not in this archive",
+      error: null,
+    };
+  }
+  const reply = await hook({
+    session_id: session,
+    transcript_path: file,
+    cwd: c.cwd ?? "/",
+    permission_mode: "default",
+    hook_event_name: "PostToolUse",
+    tool_name: call.tool,
+    tool_input: call.input,
+    tool_response: original,
+    tool_use_id: call.id,
+  });
+  const numbering = readNumbering(res.text);
+  const rendered = renderOutput(call.tool, original, numbering);
+  // Claude Code saves a Bash output over 30,000 chars to a file and shows the model a preview.
+  const plain = call.tool === "Bash" && rendered !== null && rendered.length > _PERSIST_OVER
+    ? _PREVIEW_CHARS
+    : rendered?.length ?? seen;
+  const replayedText = reply.output === undefined ? null : _readable(call.tool, reply.output);
+  const agrees = replayedText === _readable(call.tool, res.structured) &&
+    (reply.context ?? null) === context;
+  return {
+    recorded: "rtok",
+    agrees,
+    archiveId: id,
+    viewTextChars: shown.length - (context === null ? 0 : 1),
+    rawChars: plain,
+    raw,
+    view: shown,
+    rtokChars: seen,
+    changed: true,
+    family: reply.family ?? family,
+    textClass: reply.textClass ?? null,
+    skipped: null,
+    error: reply.failure ?? null,
+  };
+}
+
+/** Bash output longer than this Claude Code 2.1 saves to a file (`claude_posttool.md`). */
+const _PERSIST_OVER = 30_000;
+/**
+ * What the model is sent instead of such an output: a 2 KB preview in a short frame naming the
+ * file (2,274 chars for the probe's 106 KB output; the path's length varies). An estimate.
+ */
+const _PREVIEW_CHARS = 2_300;
+
+// `output` (a tool's output in its shape) with its text replaced by `text`; `null` for a shape
+// not known.
+function _withText(tool: string, output: Record<string, unknown> | null, text: string): unknown {
+  if (tool.startsWith("mcp__")) return [{ type: "text", text }];
+  if (output === null) return null;
+  if (tool === "Read") {
+    const f = output.file as Record<string, unknown> | undefined;
+    if (!f) return null;
+    return { ...output, file: { ...f, content: text, numLines: text.split("\n").length } };
+  }
+  if (tool === "Glob" || output.mode === "files_with_matches") {
+    return { ...output, filenames: text.split("\n") };
+  }
+  if (tool === "Grep") return { ...output, content: text, numLines: text.split("\n").length };
+  if (tool === "Bash") return { ...output, stdout: text };
+  return null;
 }
 
 // The text of a replacement output, as rtok wrote it (unnumbered).

@@ -36,6 +36,12 @@ export interface ReplayTotals {
   readonly readViews: { views: number; editedAfter: number };
   /** Calls whose hook answer failed (the output went through as it was). */
   errors: number;
+  /**
+   * Calls the transcript holds as rtok's view (recorded with rtok's hook installed): of them,
+   * those whose raw output was in the archive and replayed, and of those, the replays that
+   * answered exactly what the transcript holds.
+   */
+  readonly recordedThroughRtok: { calls: number; replayed: number; agree: number };
 }
 
 /** A call the report lists among the worst: what it hid that the agent used. */
@@ -60,6 +66,44 @@ export interface WorstCall {
   readonly facts: FactCounts;
   /** Up to three hidden facts, those with no location first. */
   readonly hidden: readonly HiddenFact[];
+}
+
+/** One call as `--calls` lists it: what it was, and what rtok made of it. No content. */
+export interface CallRow {
+  /** The session id. */
+  readonly session: string;
+  /** `main`, or the subagent's id. */
+  readonly conversation: string;
+  /** Its `tool_use` id. */
+  readonly id: string;
+  /** The tool. */
+  readonly tool: string;
+  /** Its family. */
+  readonly family: string;
+  /** What it was called on. */
+  readonly subject: string;
+  /** When. */
+  readonly at: string | null;
+  /** Chars without rtok. */
+  readonly rawChars: number;
+  /** Chars through rtok. */
+  readonly rtokChars: number;
+  /** True when rtok changed it. */
+  readonly changed: boolean;
+  /** What the transcript holds. */
+  readonly recorded: "raw" | "rtok";
+  /** For a call recorded through rtok and replayed: whether the replay agrees. */
+  readonly agrees: boolean | null;
+  /** The archive id rtok's view points at. */
+  readonly archiveId: string | null;
+  /** Chars of the text rtok reads (a ledger row's raw chars). */
+  readonly rawTextChars: number;
+  /** Chars of rtok's replacement and added context (a ledger row's emitted chars). */
+  readonly viewTextChars: number;
+  /** Its used facts. */
+  readonly facts: FactCounts;
+  /** Why it was not replayed, or `null`. */
+  readonly skipped: string | null;
 }
 
 /** The whole report. */
@@ -100,6 +144,8 @@ export interface ReplayReport {
   readonly errorMessages: string[];
   /** Wall time of the replay, in milliseconds. */
   elapsedMs: number;
+  /** Every call, in order, when asked for (`--calls`). */
+  calls?: CallRow[];
 }
 
 /** An empty {@linkcode ReplayTotals}. */
@@ -115,6 +161,7 @@ export function emptyReplayTotals(): ReplayTotals {
     facts: noFacts(),
     readViews: { views: 0, editedAfter: 0 },
     errors: 0,
+    recordedThroughRtok: { calls: 0, replayed: 0, agree: 0 },
   };
 }
 
@@ -162,6 +209,11 @@ function _add(t: ReplayTotals, c: CallReplay): void {
   t.facts.kept += c.facts.kept;
   t.facts.located += c.facts.located;
   t.facts.unlocated += c.facts.unlocated;
+  if (c.recorded === "rtok") {
+    t.recordedThroughRtok.calls++;
+    if (c.agrees !== null) t.recordedThroughRtok.replayed++;
+    if (c.agrees === true) t.recordedThroughRtok.agree++;
+  }
   if (c.tool === "Read" && c.changed) {
     t.readViews.views++;
     if (c.editedAfterView) t.readViews.editedAfter++;
@@ -181,6 +233,25 @@ export function addSession(report: ReplayReport, s: SessionReplay): void {
   for (const v of s.versions) if (!report.versions.includes(v)) report.versions.push(v);
   report.versions.sort();
   for (const c of s.calls) {
+    report.calls?.push({
+      session: c.session,
+      conversation: c.conversation,
+      id: c.id,
+      tool: c.tool,
+      family: c.family,
+      subject: c.subject,
+      at: c.at,
+      rawChars: c.rawChars,
+      rtokChars: c.rtokChars,
+      changed: c.changed,
+      recorded: c.recorded,
+      agrees: c.agrees,
+      archiveId: c.archiveId,
+      rawTextChars: c.rawTextChars,
+      viewTextChars: c.viewTextChars,
+      facts: c.facts,
+      skipped: c.skipped,
+    });
     _add(report.totals, c);
     _add(report.byTool[c.tool] ??= emptyReplayTotals(), c);
     _add(report.byFamily[c.family] ??= emptyReplayTotals(), c);
@@ -275,7 +346,8 @@ export function replayText(r: ReplayReport): string {
   out += `Skipped: ${skipped.length ? skipped.join(", ") : "nothing"}\n`;
   if (r.since) out += `Since ${r.since}\n`;
   if (t.calls === 0) return out;
-  out += `\nWhat the model saw: ${_n(t.rawChars)} chars; through rtok: ${_n(t.rtokChars)} ` +
+  out += `\nTool results as the model gets them: ${_n(t.rawChars)} chars without rtok, ` +
+    `${_n(t.rtokChars)} through rtok ` +
     `(${_pct(t.rawChars - t.rtokChars, t.rawChars)} saved, ~${_n(t.savedTokens)} tokens, ` +
     `~${_n(t.tokenTurnsSaved)} token-turns: each saved token times the requests that re-sent it)\n`;
   const f = t.facts;
@@ -287,6 +359,13 @@ export function replayText(r: ReplayReport): string {
     out +=
       `Reads shown as a view: ${_n(t.readViews.views)}; of them, files the agent then edited: ` +
       `${_n(t.readViews.editedAfter)}\n`;
+  }
+  const rec = t.recordedThroughRtok;
+  if (rec.calls) {
+    out += `Recorded through rtok's hook: ${_n(rec.calls)} calls; raw output in the archive for ` +
+      `${_n(rec.replayed)}, and the replay answers what the transcript holds for ${
+        _n(rec.agree)
+      }\n`;
   }
   out += `Hook errors: ${_n(t.errors)}\n`;
   for (const m of r.errorMessages) out += `  ${m}\n`;

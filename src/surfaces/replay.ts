@@ -13,6 +13,9 @@ import { groupSessions, type ListProblems, transcriptFiles } from "../claude/tra
 import { replaySession } from "../replay/replay.ts";
 import { addSession, emptyReplayReport, type ReplayReport, replayText } from "../replay/report.ts";
 import { dryHook } from "./_dry_hook.ts";
+import { rtokHome } from "../core/config.ts";
+import { joinPath } from "../core/paths.ts";
+import { archiveDir } from "../plugins/archive/archive.ts";
 import {
   absolutePath,
   defaultRoot,
@@ -25,7 +28,8 @@ import { print } from "./_io.ts";
 /** `rtok replay --help`. */
 export const REPLAY_HELP = `rtok replay: what rtok would have done to your Claude Code sessions
 
-Usage: rtok replay [--since 7d|24h|2026-12-01] [--project PATH] [--format text|json] [PATH…]
+Usage: rtok replay [--since 7d|24h|2026-12-01] [--project PATH] [--format text|json [--calls]]
+                   [PATH…]
 
   PATH        transcripts: .jsonl files, a project's directory, or a directory of projects
               (default: ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects); a session's
@@ -33,6 +37,7 @@ Usage: rtok replay [--since 7d|24h|2026-12-01] [--project PATH] [--format text|j
   --since     only tool calls made since then: N days (7d), hours (24h), weeks (2w), a date
   --project   only sessions whose working directory is PATH or below it
   --format    text (default) or json (its fields: docs/replay.md)
+  --calls     with --format json: every call too (tool, what it was on, chars both ways)
 
 Each tool call's PostToolUse event is rebuilt from the transcript and answered by rtok's hook
 in this process, as the hook and the server answer it, with your settings. Reported per tool
@@ -47,14 +52,20 @@ written; no file content is printed but the hidden lines it reports.
 /** Builds the replay report over `roots`. */
 export async function replay(
   roots: readonly string[],
-  opts: { readonly since: Date | null; readonly project: string | null },
+  opts: {
+    readonly since: Date | null;
+    readonly project: string | null;
+    readonly calls?: boolean;
+  },
 ): Promise<ReplayReport> {
   const started = performance.now();
   const report = emptyReplayReport(roots, opts.since, opts.project);
+  if (opts.calls) report.calls = [];
   const problems: ListProblems = { missingPaths: 0, unreadable: 0 };
   const files = [...new Set(roots.flatMap((r) => transcriptFiles(r, problems)))];
   const classifier = rtokClassifier();
   const bashFamily = (command: string) => classifier.command(command).family;
+  const archive = _archiveReader();
   await using hook = await dryHook();
   for (const session of groupSessions(files)) {
     if (opts.since) {
@@ -66,7 +77,7 @@ export async function replay(
     }
     let s;
     try {
-      s = await replaySession(session, hook.call, { since: opts.since, bashFamily });
+      s = await replaySession(session, hook.call, { since: opts.since, bashFamily, archive });
     } catch {
       problems.unreadable++;
       continue;
@@ -79,6 +90,26 @@ export async function replay(
   report.skipped.unreadable += problems.unreadable;
   report.elapsedMs = Math.round(performance.now() - started);
   return report;
+}
+
+// The raw bytes rtok archived under an id, from `$RTOK_HOME/archive` (files named by their
+// sha256, the id its first digits); `null` for an id it does not hold.
+function _archiveReader(): (id: string) => Uint8Array | null {
+  let names: string[] = [];
+  let dir = "";
+  try {
+    dir = archiveDir(rtokHome());
+    names = [...Deno.readDirSync(dir)].filter((e) => e.isFile).map((e) => e.name);
+  } catch { /* no home or no archive: no recorded call can be replayed from its raw output */ }
+  return (id) => {
+    const found = names.filter((n) => n.startsWith(id));
+    if (found.length !== 1) return null;
+    try {
+      return Deno.readFileSync(joinPath(dir, found[0]));
+    } catch {
+      return null;
+    }
+  };
 }
 
 function _mtime(path: string): number {
@@ -97,6 +128,7 @@ export async function main(args: readonly string[]): Promise<number> {
       since: { type: "string" },
       project: { type: "string" },
       format: { type: "string", default: "text" },
+      calls: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -113,7 +145,8 @@ export async function main(args: readonly string[]): Promise<number> {
   const since = values.since === undefined ? null : parseSince(values.since);
   const project = values.project === undefined ? null : absolutePath(values.project);
   const roots = positionals.length ? positionals.map(absolutePath) : [defaultRoot()];
-  const report = await replay(roots, { since, project });
+  if (values.calls && format !== "json") throw new TypeError("--calls needs --format json");
+  const report = await replay(roots, { since, project, calls: values.calls ?? false });
   await print(format === "json" ? JSON.stringify(report, null, 2) + "\n" : replayText(report));
   return 0;
 }
