@@ -34,6 +34,9 @@
  *    load, every file parsed), < 30 s; a warm `where` in process (files listed and stat'ed,
  *    nothing parsed) p95 < 50 ms, the whole process reported beside it; `where` after one
  *    file changed (that file parsed again) p95 < 200 ms.
+ * 11. `rtok replay` (in process, its dry hook, the real plugins) of a ~10 MB folder of Claude
+ *    Code 2.1 transcripts whose results rtok cuts (whole Reads, logs, grep hits, Globs, test
+ *    runs): < 5 s, i.e. ≥ 2 MB/s; events per second reported beside it.
  *
  * @module
  */
@@ -859,6 +862,48 @@ async function graphIndex(): Promise<Result[]> {
   }
 }
 
+// `rtok replay` of a transcript folder of about 10 MB, in process: best of 3 runs.
+async function replayThroughput(): Promise<Result> {
+  const { replayTranscript } = await import("./_transcript.ts");
+  const { replay } = await import("../src/surfaces/replay.ts");
+  const dir = await Deno.makeTempDir({ prefix: "rtok-replay-budget-" });
+  const before = Deno.env.get("RTOK_HOME");
+  try {
+    const projects = `${dir}/projects/-work-app`;
+    await Deno.mkdir(projects, { recursive: true });
+    let bytes = 0;
+    for (let s = 0; bytes < 10_000_000; s++) {
+      const text = replayTranscript(120, `bench${s}`);
+      bytes += text.length;
+      await Deno.writeTextFile(`${projects}/bench${s}.jsonl`, text);
+    }
+    Deno.env.set("RTOK_HOME", `${dir}/rtok`);
+    let best = Infinity;
+    let events = 0;
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      const r = await replay([`${dir}/projects`], { since: null, project: null });
+      best = Math.min(best, performance.now() - t);
+      events = r.totals.replayed;
+      if (r.totals.errors || r.totals.changed === 0) {
+        throw new Error(`replay bench: ${r.totals.errors} errors, ${r.totals.changed} changed`);
+      }
+    }
+    return {
+      name: `rtok replay of ${(bytes / 1e6).toFixed(1)} MB of transcripts (${events} events)`,
+      measured: `${(best / 1000).toFixed(2)} s, ${(bytes / 1e6 / (best / 1000)).toFixed(1)} MB/s, ${
+        Math.round(events / (best / 1000))
+      } events/s`,
+      budget: "< 5 s for 10 MB (≥ 2 MB/s)",
+      ok: bytes / 1e6 / (best / 1000) >= 2,
+    };
+  } finally {
+    if (before === undefined) Deno.env.delete("RTOK_HOME");
+    else Deno.env.set("RTOK_HOME", before);
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 if (import.meta.main) {
   // `RTOK_BENCH_ONLY=serve,session deno task bench` measures only those groups.
   const groups: [string, () => Promise<Result | Result[]>][] = [
@@ -872,6 +917,7 @@ if (import.meta.main) {
     ["mcp", mcpRun],
     ["memory", memoryDigest],
     ["graph", graphIndex],
+    ["replay", replayThroughput],
     ["session", sessionWallTime],
   ];
   const only = Deno.env.get("RTOK_BENCH_ONLY")?.split(",").map((g) => g.trim());
