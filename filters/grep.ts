@@ -553,9 +553,14 @@ export const rgFilter: CommandFilter = {
 
 type _HitKind = "fileNum" | "num" | "file" | "sep" | "none";
 
+// A log line's date and time (`2026-01-05T10:04:10Z`, `10:04:10`) reads like `path:12:` or
+// `12:`; it is neither.
+const _STAMPED = /^\[?(?:\d{4}-\d\d-\d\d[T ]?)?\d\d:\d\d(?::\d\d)?\b/;
+
 // `path:12:text` and `path-12-text` (context) first: a bare `path:` would also match them.
 function _hitKind(l: string): _HitKind {
   if (l === "--") return "sep";
+  if (_STAMPED.test(l)) return "none";
   if (/^[^\s:]+:\d+:/.test(l) || /^[^\s:]+-\d+-/.test(l)) return "fileNum";
   if (/^\d+[:-]/.test(l)) return "num";
   const m = /^([^\s:]+):/.exec(l);

@@ -2,6 +2,7 @@ import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import type { CommandFilter, Filtered } from "../src/core/filter.ts";
 import { GREP_FILES_LISTED, grepFilter, rgFilter } from "./grep.ts";
 import { scanOptions } from "./_args.ts";
+import { sampleText } from "../src/core/shape.ts";
 
 function run(filter: CommandFilter, raw: string, args: readonly string[]): Filtered {
   return filter.filter(raw, { args, shaped: false, exitCode: 0 });
@@ -341,4 +342,20 @@ Deno.test("grepFilter output is much smaller than many hits", () => {
   const out = run(grepFilter, raw, ["-rn", "hit", "src"]);
   ok(out.text.length * 4 < raw.length, `${out.text.length} vs ${raw.length}`);
   match(out.text, /^600 matches in 20 files\n/);
+});
+
+Deno.test("the grep shape does not take a timestamped log for hits", async () => {
+  const { FAMILIES } = await import("./grep.ts");
+  const detect = FAMILIES.grep.shapes![0].detect;
+  const log = Array.from(
+    { length: 40 },
+    (_, i) => `2026-01-05T10:${String(i).padStart(2, "0")}:10Z INFO step ${i} ok`,
+  ).join("\n");
+  const times = Array.from({ length: 40 }, (_, i) => `10:${String(i).padStart(2, "0")}:01 INFO ok`)
+    .join("\n");
+  for (const text of [log, times]) {
+    strictEqual(detect(sampleText(text), text), null, text.slice(0, 40));
+  }
+  const hits = "src/a.ts:12:foo\nsrc/b.ts:3:foo\nsrc/c.ts:9:foo\n";
+  ok(detect(sampleText(hits), hits));
 });
