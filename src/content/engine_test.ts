@@ -249,3 +249,27 @@ Deno.test("ContentEngine.compress() passes through what a filter does not make s
   ok(engine.compress(text) !== null);
   strictEqual(engine.withFilters({ "git log": same }).compress(text), null);
 });
+
+Deno.test("ContentEngine.compress() keeps the line that says what to do from the middle of a long build", () => {
+  // A docker compose build whose one actionable line sits among hundreds of progress lines.
+  const lines: string[] = [];
+  for (let i = 0; i < 160; i++) {
+    lines.push(`#${8 + (i % 4)} ${(i * 0.37).toFixed(3)} fetching layer ${i}`);
+  }
+  lines.push(
+    "#12 [builder 6/9] RUN npx prisma generate",
+    "#12 14.92 Prisma failed to detect the libssl/openssl version to use, and may not work as expected.",
+    "#12 14.93 Please manually install OpenSSL and try installing Prisma again.",
+  );
+  for (let i = 0; i < 160; i++) lines.push(`#13 ${(20 + i * 0.2).toFixed(3)} copying file ${i}`);
+  lines.push("#14 DONE 48.3s");
+  const raw = lines.join("\n") + "\n";
+  const r = engine.compress(raw);
+  ok(r);
+  ok(
+    r.text.includes("#12 14.93 Please manually install OpenSSL and try installing Prisma again."),
+    r.text,
+  );
+  ok(r.text.includes("Prisma failed to detect the libssl/openssl version to use"), r.text);
+  ok(r.text.length < raw.length / 2);
+});
