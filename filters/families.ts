@@ -399,7 +399,7 @@ export const FAMILY_TABLE: Readonly<Record<string, FamilyEntry>> = {
     detects: false,
   },
   "ps": { file: "ps.toml", pipeSafe: false, readOnly: false, saving: null, detects: false },
-  "pytest": { file: "pytest.ts", pipeSafe: false, readOnly: false, saving: 60, detects: true },
+  "pytest": { file: "pytest.ts", pipeSafe: false, readOnly: false, saving: 57, detects: true },
   "rspec": { file: "rspec.ts", pipeSafe: false, readOnly: false, saving: 79, detects: true },
   "ruff": { file: "ruff.ts", pipeSafe: false, readOnly: false, saving: 82, detects: true },
   "shellcheck": {

@@ -5,8 +5,11 @@
  * traceback location (`file.py:10: AssertionError`) and the captured output, then the short
  * summary lines not already shown, distinct warnings and the summary line.
  *
+ * The test files the run went through are named, each with its test count (`test files:
+ * tests/unit/test_io.py (12), …`, the first {@link PYTEST_FILES_SHOWN}).
+ *
  * Cut: the session header, progress lines (`test_x.py ..F.s  [ 40%]`) and `-v` result lines
- * (counted in the summary), the source lines around each failing line, blank lines, passing
+ * (counted in the summary and the files line), the source lines around each failing line, blank lines, passing
  * tests' `PASSED`/`SKIPPED` summary lines, and beyond the caps below: long tracebacks (their
  * middle), long messages, captured output, warnings and failure details past the first
  * {@link PYTEST_DETAILS_SHOWN} (those failures still keep their summary line with id and message).
@@ -33,6 +36,8 @@ export const PYTEST_E_LINES = 15;
 export const PYTEST_CAPTURED_LINES = 10;
 /** Distinct warning lines kept from the warnings summary. */
 export const PYTEST_WARNINGS_SHOWN = 5;
+/** Test files named, with their test counts, before the rest are counted. */
+export const PYTEST_FILES_SHOWN = 40;
 /** Lines kept from any section or output rtok does not know (coverage tables, prints). */
 export const PYTEST_OTHER_LINES = 20;
 
@@ -102,6 +107,8 @@ interface Report {
   notes: string[];
   summary: string | null;
   progress: Map<string, number>;
+  /** Each test file the run named (progress or `-v` lines), with its tests counted. */
+  files: Map<string, number>;
 }
 
 const PROGRESS_NAMES: Readonly<Record<string, string>> = {
@@ -130,6 +137,7 @@ function readReport(lines: readonly string[], cuts: Cuts): Report {
     notes: [],
     summary: null,
     progress: new Map(),
+    files: new Map(),
   };
   let section = "";
   let block: Block | null = null;
@@ -191,7 +199,10 @@ function readReport(lines: readonly string[], cuts: Cuts): Report {
     }
     const progress = PROGRESS.exec(line);
     if (progress && section === "") {
-      for (const c of progress[1] ?? progress[2]) {
+      const file = /^(\S+\.py) /.exec(line)?.[1];
+      const marks = progress[1] ?? progress[2];
+      if (file) report.files.set(file, (report.files.get(file) ?? 0) + marks.length);
+      for (const c of marks) {
         const name = PROGRESS_NAMES[c];
         report.progress.set(name, (report.progress.get(name) ?? 0) + 1);
       }
@@ -199,6 +210,8 @@ function readReport(lines: readonly string[], cuts: Cuts): Report {
       continue;
     }
     if (section === "" && VERBOSE.test(line)) {
+      const file = /^(?:\[gw\d+\] \[ *\d+%\] )?([^\s:]+\.py)::/.exec(line)?.[1];
+      if (file) report.files.set(file, (report.files.get(file) ?? 0) + 1);
       cuts.add("test result line");
       continue;
     }
@@ -244,9 +257,22 @@ function render(report: Report, cuts: Cuts): string[] {
   }
   out.push(...capLines(report.other, PYTEST_OTHER_LINES, cuts, "other line"));
   out.push(...report.notes);
+  if (report.files.size) out.push(filesLine(report.files, cuts));
   if (report.summary) out.push(`pytest: ${report.summary}`);
   else if (report.progress.size) out.push(`pytest: ${progressCounts(report.progress)}`);
   return out;
+}
+
+// The test files the run went through, each whole with its tests counted: the agent writes
+// to them next as often as to the failing ones.
+function filesLine(files: ReadonlyMap<string, number>, cuts: Cuts): string {
+  const all = [...files];
+  const shown = all.slice(0, PYTEST_FILES_SHOWN).map(([f, n]) => `${f} (${n})`);
+  if (all.length > PYTEST_FILES_SHOWN) {
+    cuts.add("test file name", all.length - PYTEST_FILES_SHOWN);
+    shown.push(`${all.length - PYTEST_FILES_SHOWN} more`);
+  }
+  return `test files: ${shown.join(", ")}`;
 }
 
 function indent(line: string): string {
@@ -367,6 +393,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: pytestFilter,
     rewrite: NOT_READ_ONLY,
     shapes: [{ rank: 100, detect: _detect }],
-    saving: 60,
+    saving: 57,
   },
 };

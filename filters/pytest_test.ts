@@ -115,7 +115,7 @@ const WANT_FAILURES = [
 
 const SUMMARY = "4 failed, 5 passed, 1 skipped, 1 xfailed, 1 warning, 1 error in 0.97s";
 
-Deno.test("pytestFilter turns a passing run into its summary line", () => {
+Deno.test("pytestFilter turns a passing run into its test files and summary line", () => {
   const raw = HEADER +
     `tests/unit/test_inventory.py ..........                                  [ 18%]
 tests/unit/test_pricing.py ..........................s                   [ 69%]
@@ -124,7 +124,11 @@ tests/unit/test_text.py ................                                 [100%]
 ======================== 52 passed, 1 skipped in 0.62s =========================
 `;
   const out = run(raw, 0);
-  strictEqual(out.text, "pytest: 52 passed, 1 skipped in 0.62s\n");
+  strictEqual(
+    out.text,
+    "test files: tests/unit/test_inventory.py (10), tests/unit/test_pricing.py (27), " +
+      "tests/unit/test_text.py (16)\npytest: 52 passed, 1 skipped in 0.62s\n",
+  );
   deepStrictEqual(out.cut, ["1 session header", "3 progress lines"]);
 });
 
@@ -132,7 +136,12 @@ Deno.test("pytestFilter keeps every failing test's id, message and location", ()
   const raw = HEADER + "test_calc.py .FFsEx..FF                                [ 83%]\n\n" +
     FAILURES + `================= ${SUMMARY} =================\n`;
   const out = run(raw);
-  deepStrictEqual(out.text.split("\n"), [...WANT_FAILURES, `pytest: ${SUMMARY}`, ""]);
+  deepStrictEqual(out.text.split("\n"), [
+    ...WANT_FAILURES,
+    "test files: test_calc.py (10)",
+    `pytest: ${SUMMARY}`,
+    "",
+  ]);
   deepStrictEqual(out.cut, ["1 session header", "1 progress line", "11 traceback source lines"]);
 });
 
@@ -149,8 +158,14 @@ test_calc.py::test_xfail XFAIL (known bug)                               [ 50%]
 
 ` + FAILURES + `================= ${SUMMARY} =================\n`;
   const want = [...WANT_FAILURES, `pytest: ${SUMMARY}`, ""];
+  // -q prints no file names; -v names each test's file.
   deepStrictEqual(run(quiet).text.split("\n"), want);
-  deepStrictEqual(run(verbose).text.split("\n"), want);
+  deepStrictEqual(run(verbose).text.split("\n"), [
+    ...WANT_FAILURES,
+    "test files: test_calc.py (5)",
+    `pytest: ${SUMMARY}`,
+    "",
+  ]);
   ok(run(verbose).cut.includes("5 test result lines"));
 });
 
@@ -324,4 +339,16 @@ Deno.test("pytestFilter strips colour, is deterministic and empty for empty inpu
   strictEqual(run(raw, 0).text, "pytest: 4 passed in 0.01s\n");
   deepStrictEqual(run(FAILURES), run(FAILURES));
   deepStrictEqual(run("", 0), { text: "", cut: [] });
+});
+
+Deno.test("pytestFilter names every test file its progress lines named, past a cap counted", () => {
+  const lines = Array.from(
+    { length: 45 },
+    (_, i) => `tests/unit/test_mod_${i}.py ...                                    [ ${i}%]`,
+  );
+  const out = run(HEADER + lines.join("\n") + "\n\n===== 135 passed in 1.00s =====\n", 0);
+  const files = out.text.split("\n").find((l) => l.startsWith("test files: "))!;
+  for (let i = 0; i < 40; i++) ok(files.includes(`tests/unit/test_mod_${i}.py (3)`), `file ${i}`);
+  ok(files.endsWith(", 5 more"), files);
+  ok(out.cut.includes("5 test file names"), out.cut.join(", "));
 });
