@@ -4,24 +4,32 @@
  * A diff shows the changes; what the agent can read from disk or history is not repeated.
  * Every hunk header survives verbatim. Inside a hunk only the changed lines stay, plus one
  * context line before a pure insertion so the added block still shows where it goes, unless
- * the caller chose the context width. A new file shows its first lines, a hunk whose changes
- * repeat an earlier hunk's points at it, long hunks show their first and last changed lines;
- * past a budget for the whole output, for generated files and for deleted files (whose old
- * content git still holds), only hunk headers remain. Every drop is counted for the `cut` list.
+ * the caller chose the context width: context is what goes first. A new file shows its first
+ * lines, a hunk whose changes repeat an earlier hunk's points at it, a hunk of more than a few
+ * hundred changed lines shows its first and last ones; past a budget for the whole output, for
+ * generated files and for deleted files (whose old content git still holds), only hunk headers
+ * remain. Where changed lines are cut, the line standing for them says which lines of which
+ * file they are (`⋯ +120 changed lines (src/app.ts new 140–259, old 130–210)`), in the file's
+ * own numbering from the hunk header, so the agent can read exactly those. Every drop is
+ * counted for the `cut` list.
  *
  * @module
  */
 
 import { plural } from "../src/core/text.ts";
 
-/** Changed lines shown from the start of a hunk that has more than the cap. */
-export const CHANGED_HEAD = 50;
+/**
+ * Changed lines shown from the start of a hunk that has more than the cap. The changed lines
+ * are what an agent edits next (it pastes them into an edit as they are): a hunk of up to
+ * {@link CHANGED_HEAD} + {@link CHANGED_TAIL} changed lines is shown whole; context goes first.
+ */
+export const CHANGED_HEAD = 250;
 /** Changed lines shown from the end of a hunk that has more than the cap. */
-export const CHANGED_TAIL = 10;
-/** Lines shown from the start of a new file's body. */
-export const NEW_FILE_LINES = 10;
+export const CHANGED_TAIL = 50;
+/** Lines shown from the start of a new file's body (the file itself can be read whole). */
+export const NEW_FILE_LINES = 40;
 /** Body lines shown for a whole output before the remaining hunks are reduced to headers. */
-export const BODY_BUDGET = 400;
+export const BODY_BUDGET = 1500;
 /** The mark that starts a line standing for changed lines not shown. */
 export const GAP = "⋯";
 
@@ -194,7 +202,7 @@ interface HunkBody {
 }
 
 // A new file shows its head only; any other hunk its first and last changed lines.
-function compactHunk(hunk: Hunk, keepContext: boolean): HunkBody {
+function compactHunk(hunk: Hunk, keepContext: boolean, path: string): HunkBody {
   const kinds = hunk.lines.map((l) => kindOf(l, hunk.parents));
   const creation = isCreation(hunk);
   const capKept = creation
@@ -202,12 +210,12 @@ function compactHunk(hunk: Hunk, keepContext: boolean): HunkBody {
     : keptChanges(kinds, CHANGED_HEAD, CHANGED_TAIL);
   const uncapped = selectLines(kinds, keepContext, () => true);
   const keep = selectLines(kinds, keepContext, (i) => capKept[i]);
-  const gap = (n: number) =>
+  const gap = (n: number, span: Span) =>
     creation
-      ? `${GAP} +${plural(n, "more line")} (new file)`
-      : `${GAP} +${plural(n, "changed line")}`;
+      ? `${GAP} +${plural(n, "more line")} (new file ${path} ${_lines(span.newFrom, span.newTo)})`
+      : `${GAP} +${plural(n, "changed line")} (${path} ${_spanText(span)})`;
   return {
-    ...renderKept(hunk.lines, kinds, keep, gap),
+    ...renderKept(hunk, kinds, keep, gap),
     key: hunk.lines.filter((_, i) => uncapped[i]).join("\n"),
     changes: kinds.filter(isChange).length,
     creation,
@@ -262,29 +270,80 @@ function insertionAt(kinds: readonly Kind[], start: number): boolean {
   return true;
 }
 
-// Dropped context goes unmarked: a trimmed hunk no longer claims its lines are contiguous.
+/** The lines of the new and the old file a run of dropped changed lines stood for. */
+interface Span {
+  newFrom: number;
+  newTo: number;
+  oldFrom: number;
+  oldTo: number;
+}
+
+function _lines(from: number, to: number): string {
+  return from === to ? `line ${from}` : `lines ${from}–${to}`;
+}
+
+// `new 140–259, old 130–210`: the sides the run touched.
+function _spanText(span: Span): string {
+  const part = (side: string, from: number, to: number) =>
+    from > to ? null : from === to ? `${side} ${from}` : `${side} ${from}–${to}`;
+  return [part("new", span.newFrom, span.newTo), part("old", span.oldFrom, span.oldTo)]
+    .filter((x) => x !== null).join(", ");
+}
+
+// Where a hunk starts in its new file and in its (first) old file, from its header.
+function _starts(header: string): { old: number; new: number } {
+  const m = HUNK_HEADER.exec(header);
+  if (!m) return { old: 1, new: 1 };
+  const old = Number(/^-(\d+)/.exec(m[2].trim())?.[1] ?? 1);
+  return { old, new: Number(m[3]) };
+}
+
+// Dropped context goes unmarked: a trimmed hunk no longer claims its lines are contiguous. A
+// run of dropped changed lines is one gap line naming the lines it stood for.
 function renderKept(
-  lines: readonly string[],
+  hunk: Hunk,
   kinds: readonly Kind[],
   keep: readonly boolean[],
-  gap: (dropped: number) => string,
+  gap: (dropped: number, span: Span) => string,
 ): { lines: string[]; context: number; capped: number } {
+  const lines = hunk.lines;
   const out: string[] = [];
   let context = 0;
   let capped = 0;
+  let { old: oldNo, new: newNo } = _starts(hunk.header);
+  // A line's place in each file, and the numbers moved past it.
+  const step = (k: Kind): { oldAt: number; newAt: number } => {
+    const at = { oldAt: oldNo, newAt: newNo };
+    if (k === "context") {
+      oldNo++;
+      newNo++;
+    } else if (k === "added") newNo++;
+    else if (k === "removed") oldNo++;
+    return at;
+  };
   let i = 0;
   while (i < lines.length) {
     if (keep[i]) {
+      step(kinds[i]);
       out.push(lines[i++]);
       continue;
     }
     let runChanged = 0;
+    const span: Span = { newFrom: Infinity, newTo: -Infinity, oldFrom: Infinity, oldTo: -Infinity };
     for (; i < lines.length && !keep[i]; i++) {
+      const at = step(kinds[i]);
+      if (kinds[i] === "added") {
+        span.newFrom = Math.min(span.newFrom, at.newAt);
+        span.newTo = Math.max(span.newTo, at.newAt);
+      } else if (kinds[i] === "removed") {
+        span.oldFrom = Math.min(span.oldFrom, at.oldAt);
+        span.oldTo = Math.max(span.oldTo, at.oldAt);
+      }
       if (isChange(kinds[i])) runChanged++;
       else if (kinds[i] === "context") context++;
     }
     capped += runChanged;
-    if (runChanged > 0) out.push(gap(runChanged));
+    if (runChanged > 0) out.push(gap(runChanged, span));
   }
   return { lines: out, context, capped };
 }
@@ -352,7 +411,7 @@ export function compactDiff(items: readonly DiffItem[], opts: CompactOptions): C
         tally.overBudgetFiles.add(item.path);
         continue;
       }
-      const body = compactHunk(part, opts.keepContext);
+      const body = compactHunk(part, opts.keepContext, item.path);
       tally.context += body.context;
       const earlier = body.changes >= 2 ? printed.get(body.key) : undefined;
       if (earlier !== undefined) {

@@ -1,6 +1,8 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import {
   BODY_BUDGET,
+  CHANGED_HEAD,
+  CHANGED_TAIL,
   compactDiff,
   countChanges,
   countsLabel,
@@ -146,24 +148,44 @@ Deno.test("compactDiff keeps changed lines and one anchor before a pure insertio
   });
 });
 
-Deno.test("compactDiff caps a long hunk at its first 50 and last 10 changed lines", async (t) => {
-  await t.step("the middle changed lines become one counted line", () => {
-    const added = Array.from({ length: 75 }, (_, i) => `+line ${i}`);
-    const out = compactDiff([file("a.ts", [hunk("@@ -10,0 +11,75 @@", added)])], KEEP);
+Deno.test("compactDiff keeps a hunk's changed lines whole up to the cap, and names the lines it cuts", async (t) => {
+  await t.step("a 138-line hunk of 103 changed lines: every changed line, no context", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 28; i++) lines.push(` ctx ${i}`, `-old ${i}`, `+new ${i}`, `+more ${i}`);
+    const h = `@@ -1,84 +1,140 @@`;
+    const out = compactDiff([file("a.ts", [hunk(h, [...lines, ...lines.slice(0, 26)])])], KEEP);
+    const changed = [...lines, ...lines.slice(0, 26)].filter((l) => !l.startsWith(" "));
+    deepStrictEqual(out.lines.slice(2), changed);
+    deepStrictEqual(out.cut, ["35 context lines"]);
+  });
+  await t.step("past CHANGED_HEAD + CHANGED_TAIL the middle is one line naming its lines", () => {
+    const added = Array.from({ length: 320 }, (_, i) => `+line ${i}`);
+    const out = compactDiff([file("src/a.ts", [hunk("@@ -10,0 +11,320 @@", added)])], KEEP);
     const body = out.lines.slice(2);
-    deepStrictEqual(body.slice(0, 50), added.slice(0, 50));
-    strictEqual(body[50], `${GAP} +15 changed lines`);
-    deepStrictEqual(body.slice(51), added.slice(65));
-    deepStrictEqual(out.cut, ["15 changed lines of long hunks"]);
+    deepStrictEqual(body.slice(0, CHANGED_HEAD), added.slice(0, CHANGED_HEAD));
+    // Lines 251–270 of the hunk's additions are lines 261–280 of the new file.
+    strictEqual(body[CHANGED_HEAD], `${GAP} +20 changed lines (src/a.ts new 261–280)`);
+    deepStrictEqual(body.slice(CHANGED_HEAD + 1), added.slice(320 - CHANGED_TAIL));
+    deepStrictEqual(out.cut, ["20 changed lines of long hunks"]);
+  });
+  await t.step("a cut run of removals and additions names both sides", () => {
+    const lines = [
+      ...Array.from({ length: 200 }, (_, i) => `-a${i}`),
+      ...Array.from({ length: 150 }, (_, i) => `+b${i}`),
+    ];
+    const out = compactDiff([file("b.ts", [hunk("@@ -5,200 +5,150 @@", lines)])], KEEP);
+    // Kept: the first 250 changed (200 removed, 50 added) and the last 50 (added): cut the
+    // additions 51–100, new lines 55–104.
+    ok(out.lines.includes(`${GAP} +50 changed lines (b.ts new 55–104)`), out.lines.join("\n"));
   });
   await t.step("the anchor of an insertion the cap drops goes with it", () => {
     const removed = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `-${tag}${i}`);
-    const lines = [...removed(50, "x"), " mid", "+y1", "+y2", " c2", ...removed(10, "z")];
-    const out = compactDiff([file("a.ts", [hunk("@@ -1,62 +1,4 @@", lines)])], KEEP);
+    const lines = [...removed(250, "x"), " mid", "+y1", "+y2", " c2", ...removed(50, "z")];
+    const out = compactDiff([file("a.ts", [hunk("@@ -1,302 +1,4 @@", lines)])], KEEP);
     deepStrictEqual(out.lines.slice(2), [
-      ...removed(50, "x"),
-      `${GAP} +2 changed lines`,
-      ...removed(10, "z"),
+      ...removed(250, "x"),
+      `${GAP} +2 changed lines (a.ts new 2–3)`,
+      ...removed(50, "z"),
     ]);
     deepStrictEqual(out.cut, ["2 context lines", "2 changed lines of long hunks"]);
   });
@@ -171,13 +193,14 @@ Deno.test("compactDiff caps a long hunk at its first 50 and last 10 changed line
 
 Deno.test("compactDiff shows a new file's first lines and counts the rest", async (t) => {
   const added = (n: number) => Array.from({ length: n }, (_, i) => `+line ${i}`);
-  await t.step("past NEW_FILE_LINES the rest is one counted line", () => {
-    const out = compactDiff([file("new.ts", [hunk("@@ -0,0 +1,25 @@", added(25))])], KEEP);
+  await t.step("past NEW_FILE_LINES the rest is one line naming its lines", () => {
+    const n = NEW_FILE_LINES + 15;
+    const out = compactDiff([file("new.ts", [hunk(`@@ -0,0 +1,${n} @@`, added(n))])], KEEP);
     deepStrictEqual(out.lines, [
       "diff new.ts",
-      "@@ -0,0 +1,25 @@",
-      ...added(25).slice(0, NEW_FILE_LINES),
-      `${GAP} +15 more lines (new file)`,
+      `@@ -0,0 +1,${n} @@`,
+      ...added(n).slice(0, NEW_FILE_LINES),
+      `${GAP} +15 more lines (new file new.ts lines ${NEW_FILE_LINES + 1}–${n})`,
     ]);
     deepStrictEqual(out.cut, ["15 lines of 1 new file"]);
   });
@@ -189,7 +212,7 @@ Deno.test("compactDiff shows a new file's first lines and counts the rest", asyn
   });
   await t.step("lines cut from several new files are summed", () => {
     const files = ["a.ts", "b.ts"].map((p, n) =>
-      file(p, [hunk("@@ -0,0 +1,12 @@", added(12).map((l) => l + p + n))])
+      file(p, [hunk("@@ -0,0 +1,42 @@", added(NEW_FILE_LINES + 2).map((l) => l + p + n))])
     );
     deepStrictEqual(compactDiff(files, KEEP).cut, ["4 lines of 2 new files"]);
   });
@@ -264,17 +287,20 @@ Deno.test("compactDiff points a hunk whose changes repeat an earlier hunk's at i
   });
   await t.step("long hunks alike only in what their caps show are both printed", () => {
     const long = (middle: string) =>
-      hunk("@@ -1,0 +1,70 @@", Array.from({ length: 70 }, (_, i) => `+${i === 55 ? middle : i}`));
+      hunk(
+        "@@ -1,0 +1,320 @@",
+        Array.from({ length: 320 }, (_, i) => `+${i === 260 ? middle : i}`),
+      );
     const out = compactDiff([file("a.ts", [long("x")]), file("b.ts", [long("y")])], KEEP);
     ok(!out.lines.some((l) => l.includes("same change")));
-    deepStrictEqual(out.cut, ["20 changed lines of long hunks"]);
+    deepStrictEqual(out.cut, ["40 changed lines of long hunks"]);
   });
 });
 
 Deno.test("compactDiff keeps every hunk header past the body budget", () => {
   const big = (n: number) =>
     hunk(`@@ -${n},60 +${n},60 @@ f${n}`, Array.from({ length: 60 }, (_, i) => `+${n}:${i}`));
-  const files = Array.from({ length: 9 }, (_, i) => file(`f${i}.ts`, [big(i * 100)]));
+  const files = Array.from({ length: 30 }, (_, i) => file(`f${i}.ts`, [big(i * 100)]));
   const out = compactDiff(files, KEEP);
   for (const f of files) {
     ok(out.lines.includes(f.title));
@@ -282,8 +308,10 @@ Deno.test("compactDiff keeps every hunk header past the body budget", () => {
   }
   // Bodies stop once BODY_BUDGET lines are out; the hunk that crosses it is shown whole.
   const shown = Math.ceil(BODY_BUDGET / 60);
-  strictEqual(out.lines.length, 9 * 2 + shown * 60);
-  deepStrictEqual(out.cut, [`${9 - shown} hunks' bodies in ${9 - shown} files past 400 lines`]);
+  strictEqual(out.lines.length, 30 * 2 + shown * 60);
+  deepStrictEqual(out.cut, [
+    `${30 - shown} hunks' bodies in ${30 - shown} files past ${BODY_BUDGET} lines`,
+  ]);
 });
 
 Deno.test("compactDiff reduces generated and deleted files to their hunk headers", async (t) => {

@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { diffFilter, diffutilsContextChosen, diffutilsPassthrough, pairLabel } from "./diff.ts";
-import { GAP } from "./_hunks.ts";
+import { GAP, NEW_FILE_LINES } from "./_hunks.ts";
 
 function run(raw: string, args: string[] = ["-u", "a", "b"]) {
   return diffFilter.filter(raw, { args, shaped: false, exitCode: 1 });
@@ -112,13 +112,19 @@ Deno.test("diffFilter keeps context only for an explicit -U width", async (t) =>
   });
 });
 
-Deno.test("diffFilter shows a new file's first 10 lines and counts the rest", async (t) => {
-  const added = Array.from({ length: 12 }, (_, i) => `+line ${i}`);
+Deno.test("diffFilter shows a new file's first lines and names the lines it cuts", async (t) => {
+  const n = NEW_FILE_LINES + 2;
+  const added = Array.from({ length: n }, (_, i) => `+line ${i}`);
   const raw = (oldHeader: string) =>
-    [oldHeader, `+++ new/b.txt${STAMP}`, "@@ -0,0 +1,12 @@", ...added, ""].join("\n");
+    [oldHeader, `+++ new/b.txt${STAMP}`, `@@ -0,0 +1,${n} @@`, ...added, ""].join("\n");
   const want = (title: string) => ({
-    text: [title, "@@ -0,0 +1,12 @@", ...added.slice(0, 10), "⋯ +2 more lines (new file)", ""]
-      .join("\n"),
+    text: [
+      title,
+      `@@ -0,0 +1,${n} @@`,
+      ...added.slice(0, NEW_FILE_LINES),
+      `⋯ +2 more lines (new file new/b.txt lines ${NEW_FILE_LINES + 1}–${n})`,
+      "",
+    ].join("\n"),
     cut: ["2 lines of 1 new file"],
   });
   await t.step("diff -N names the absent file", () => {
@@ -127,11 +133,11 @@ Deno.test("diffFilter shows a new file's first 10 lines and counts the rest", as
       "old",
       "new",
     ]);
-    deepStrictEqual(out, want("diff old/b.txt → new/b.txt (+12)"));
+    deepStrictEqual(out, want(`diff old/b.txt → new/b.txt (+${n})`));
   });
   await t.step("against /dev/null", () => {
     const out = run(raw("--- /dev/null"), ["-u", "/dev/null", "new/b.txt"]);
-    deepStrictEqual(out, want("diff /dev/null → new/b.txt (+12)"));
+    deepStrictEqual(out, want(`diff /dev/null → new/b.txt (+${n})`));
   });
 });
 
@@ -169,23 +175,23 @@ Deno.test("diffFilter keeps normal-format command lines and short runs as they a
 });
 
 Deno.test("diffFilter caps a long normal-format run at head and tail", () => {
-  const added = Array.from({ length: 70 }, (_, i) => `> line ${i}`);
-  const raw = ["0a1,70", ...added, ""].join("\n");
+  const added = Array.from({ length: 320 }, (_, i) => `> line ${i}`);
+  const raw = ["0a1,320", ...added, ""].join("\n");
   const out = run(raw, ["a", "b"]);
   const lines = out.text.split("\n");
-  strictEqual(lines[0], "0a1,70");
-  deepStrictEqual(lines.slice(1, 51), added.slice(0, 50));
-  strictEqual(lines[51], `${GAP} 10 more lines`);
-  deepStrictEqual(lines.slice(52, 62), added.slice(60));
-  deepStrictEqual(out.cut, ["10 lines of long changes"]);
+  strictEqual(lines[0], "0a1,320");
+  deepStrictEqual(lines.slice(1, 251), added.slice(0, 250));
+  strictEqual(lines[251], `${GAP} 20 more lines`);
+  deepStrictEqual(lines.slice(252, 302), added.slice(270));
+  deepStrictEqual(out.cut, ["20 lines of long changes"]);
 });
 
 Deno.test("diffFilter keeps every command line past the body budget", () => {
   const change = (n: number) => [`${n}c${n}`, ...Array(30).fill("< x"), "---", "> y"];
-  const commands = Array.from({ length: 20 }, (_, i) => i + 1);
+  const commands = Array.from({ length: 60 }, (_, i) => i + 1);
   const out = run(commands.flatMap(change).join("\n") + "\n", ["a", "b"]);
   for (const n of commands) ok(out.text.split("\n").includes(`${n}c${n}`), `${n}c${n}`);
-  ok(out.cut.some((c) => /^bodies of \d+ changes past 400 lines$/.test(c)), out.cut.join());
+  ok(out.cut.some((c) => /^bodies of \d+ changes past 1500 lines$/.test(c)), out.cut.join());
 });
 
 Deno.test("diffFilter strips colour, is deterministic and empty for empty input", () => {

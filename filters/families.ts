@@ -201,7 +201,7 @@ export const FAMILY_TABLE: Readonly<Record<string, FamilyEntry>> = {
     file: "git_diff.ts",
     pipeSafe: true,
     readOnly: { unless: ["--output", "--ext-diff", "--textconv"] },
-    saving: 67,
+    saving: 62,
     detects: true,
   },
   "git log": {
@@ -215,7 +215,7 @@ export const FAMILY_TABLE: Readonly<Record<string, FamilyEntry>> = {
     file: "git_show.ts",
     pipeSafe: true,
     readOnly: { unless: ["--output", "--ext-diff", "--textconv"] },
-    saving: 51,
+    saving: 47,
     detects: true,
   },
   "git status": {

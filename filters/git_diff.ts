@@ -271,6 +271,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: gitDiffFilter,
     rewrite: GIT_READS,
     shapes: [{ rank: 310, detect: _detect }],
-    saving: 67,
+    saving: 62,
   },
 };

@@ -203,23 +203,23 @@ Deno.test("gitDiffFilter keeps the caller's context width with -U and -W", async
   }
 });
 
-Deno.test("gitDiffFilter shows a new file's first 10 lines and counts the rest", () => {
-  const lines = Array.from({ length: 14 }, (_, i) => `+line ${i}`);
+Deno.test("gitDiffFilter shows a new file's first lines and names the lines it cuts", () => {
+  const lines = Array.from({ length: 44 }, (_, i) => `+line ${i}`);
   const raw = [
     "diff --git a/src/new.ts b/src/new.ts",
     "new file mode 100644",
     "index 0000000..1234567",
     "--- /dev/null",
     "+++ b/src/new.ts",
-    "@@ -0,0 +1,14 @@",
+    "@@ -0,0 +1,44 @@",
     ...lines,
   ].join("\n") + "\n";
   deepStrictEqual(run(raw), {
     text: [
-      "diff src/new.ts (new file, +14)",
-      "@@ -0,0 +1,14 @@",
-      ...lines.slice(0, 10),
-      "⋯ +4 more lines (new file)",
+      "diff src/new.ts (new file, +44)",
+      "@@ -0,0 +1,44 @@",
+      ...lines.slice(0, 40),
+      "⋯ +4 more lines (new file src/new.ts lines 41–44)",
     ].join("\n") + "\n",
     cut: ["4 lines of 1 new file"],
   });
@@ -293,4 +293,47 @@ Deno.test("gitDiffFilter keeps lock file hunk headers and counts their bodies", 
     "diff package-lock.json (+2 −2)\n@@ -1,2 +1,2 @@ fn\n@@ -90,2 +90,2 @@\n",
   );
   deepStrictEqual(out.cut, ["2 hunks' bodies in package-lock.json"]);
+});
+
+Deno.test("gitDiffFilter names the exact lines of the file a long hunk's cut stands for (real git)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "rtok-diff-lines-" });
+  const git = async (...args: string[]) => {
+    const o = await new Deno.Command("git", { args, cwd: dir, stdout: "piped", stderr: "piped" })
+      .output();
+    if (!o.success) throw new Error(new TextDecoder().decode(o.stderr));
+    return new TextDecoder().decode(o.stdout);
+  };
+  try {
+    await git("init", "-q");
+    const before = Array.from({ length: 700 }, (_, i) => `const v${i} = ${i};`);
+    await Deno.writeTextFile(`${dir}/big.ts`, before.join("\n") + "\n");
+    await git("add", ".");
+    await git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one");
+    // 400 lines rewritten in one block: 800 changed lines, more than a hunk keeps whole.
+    const after = before.map((l, i) => i >= 100 && i < 500 ? `let w${i} = ${i * 2};` : l);
+    await Deno.writeTextFile(`${dir}/big.ts`, after.join("\n") + "\n");
+    const raw = await git("diff");
+    const out = run(raw).text.split("\n");
+    const gap = out.find((l) => l.startsWith("⋯ +"));
+    const m = /^⋯ \+(\d+) changed lines \(big\.ts new (\d+)–(\d+)(?:, old (\d+)–(\d+))?\)$/.exec(
+      gap ?? "",
+    );
+    ok(m, gap);
+    // The lines named are those of the new file whose `+` lines the view does not show.
+    const shown = new Set(out.filter((l) => l.startsWith("+")).map((l) => l.slice(1)));
+    for (let n = Number(m[2]); n <= Number(m[3]); n++) {
+      ok(!shown.has(after[n - 1]), `new line ${n} is named as cut but shown`);
+      ok(after[n - 1].startsWith("let w"), `new line ${n} is a changed line`);
+    }
+    const cut = Number(m[3]) - Number(m[2]) + 1 +
+      (m[4] ? Number(m[5]) - Number(m[4]) + 1 : 0);
+    strictEqual(cut, Number(m[1]));
+    for (let n = 1; n <= after.length; n++) {
+      if (after[n - 1].startsWith("let w") && (n < Number(m[2]) || n > Number(m[3]))) {
+        ok(shown.has(after[n - 1]), `changed line ${n} outside the named span is shown`);
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -133,6 +133,6 @@ export const FAMILIES: FamilyDeclarations = {
     filter: gitShowFilter,
     rewrite: GIT_READS,
     shapes: [{ rank: 300, detect: _detect }],
-    saving: 51,
+    saving: 47,
   },
 };
