@@ -372,7 +372,10 @@ function parseHits(lines: readonly string[], layout: HitLayout): Item[] {
     for (const line of group) {
       const parsed = BINARY_NOTE.test(line) ? null : read(line);
       if (!parsed) {
+        // A line read as it is still keeps the separator that set its group apart.
+        if (afterSeparator && items.length > 0) items.push({ note: separator ?? "--" });
         items.push({ note: line });
+        afterSeparator = false;
         continue;
       }
       let file = files.get(parsed.path);

@@ -359,3 +359,16 @@ Deno.test("the grep shape does not take a timestamped log for hits", async () =>
   const hits = "src/a.ts:12:foo\nsrc/b.ts:3:foo\nsrc/c.ts:9:foo\n";
   ok(detect(sampleText(hits), hits));
 });
+
+Deno.test("rgFilter keeps the separator between groups whose lines it cannot read as hits", () => {
+  // Told -n, given hits without numbers: each line is kept as it is, the groups still apart.
+  const raw = "a.ts-x1\na.ts:y1\n--\na.ts-x2\na.ts:y2\n";
+  const out = rgFilter.filter(raw, { args: ["-H", "-n", "-C", "1"], shaped: false, exitCode: 0 });
+  deepStrictEqual(out.text.split("\n").slice(-5), [
+    "a.ts-x1",
+    "a.ts:y1",
+    "--",
+    "a.ts-x2",
+    "a.ts:y2",
+  ]);
+});

@@ -309,6 +309,84 @@ Deno.test("Grep content is grouped by file with every file named whole and count
   }
 });
 
+Deno.test("Grep content with context and no line numbers keeps the -- between groups", async (t) => {
+  // Claude Code 1.0.x sent no `-n`, and printed no numbers unless asked; 2.x with `-n: false`.
+  for (const input of [{ "-C": 1 }, { "-C": 1, "-n": false }]) {
+    await t.step(JSON.stringify(input), async () => {
+      using tmp = tempDir();
+      const w = world(tmp.path);
+      const groups: string[] = [];
+      for (let f = 0; f < 10; f++) {
+        for (let g = 0; g < 4; g++) {
+          const file = `src/ledger_${f}.ts`;
+          groups.push(
+            `${file}-  const before${g} = ${g};\n${file}:  throw new LedgerError(${f}, ${g});\n` +
+              `${file}-  const after${g} = ${g};`,
+          );
+        }
+      }
+      const content = groups.join("\n--\n");
+      const answer = await w.answer({
+        tool_name: "Grep",
+        tool_input: { pattern: "LedgerError", output_mode: "content", ...input },
+        tool_response: {
+          mode: "content",
+          numFiles: 0,
+          filenames: [],
+          content,
+          numLines: content.split("\n").length,
+        },
+      });
+      ok(answer, "the hits are grouped");
+      const out: string = parse(answer).hookSpecificOutput.updatedToolOutput.content;
+      // Within a file, no two hits run together: a separator stands between each match and
+      // the next group's first line.
+      const lines = out.split("\n");
+      for (let i = 1; i < lines.length; i++) {
+        if (/const before/.test(lines[i]) && /const after/.test(lines[i - 1])) {
+          throw new Error(`groups run together at line ${i}:\n${out}`);
+        }
+      }
+      strictEqual(lines.filter((l) => l.trim() === "--").length, 10 * 3);
+    });
+  }
+});
+
+Deno.test("a truncated Glob's replacement tells the model the true counts", async () => {
+  using tmp = tempDir();
+  const w = world(tmp.path);
+  const paths: string[] = [];
+  for (let d = 0; d < 10; d++) {
+    for (let f = 0; f < 10; f++) paths.push(`packages/pkg_${d}/src/file_${f}.ts`);
+  }
+  const response = {
+    filenames: paths,
+    durationMs: 5,
+    numFiles: 100,
+    truncated: true,
+    totalMatches: 250,
+    countIsComplete: true,
+  };
+  const a = parse(
+    await w.answer({
+      tool_name: "Glob",
+      tool_input: { pattern: "**/*.ts" },
+      tool_response: response,
+    }),
+  );
+  const out = a.hookSpecificOutput.updatedToolOutput;
+  // Claude Code would add "(Showing <lines> of 250 …)": off, and rtok's own note says it right.
+  strictEqual(out.truncated, false);
+  const text: string = out.filenames.join("\n");
+  ok(out.filenames.length < paths.length, "names grouped by directory");
+  ok(text.includes("first 100 of 250 matching files"), text);
+  ok(text.includes("150 more are not listed"), text);
+  for (const p of paths) {
+    const dir = p.slice(0, p.lastIndexOf("/") + 1);
+    ok(text.split("\n").some((l) => l.includes(dir) && l.includes(p.slice(dir.length))), p);
+  }
+});
+
 Deno.test("Glob keeps every path of a list whole", async () => {
   using tmp = tempDir();
   const w = world(tmp.path);

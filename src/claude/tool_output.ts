@@ -10,7 +10,9 @@
  *   Other `type`s (image, notebook, pdf) are never touched.
  * - Grep: `{mode, content, numLines, …}` in content and count modes, `{mode, filenames,
  *   numFiles}` with files; the model sees `content`, or `filenames` one per line.
- * - Glob: `{filenames, numFiles, truncated, …}`; the model sees `filenames` one per line.
+ * - Glob: `{filenames, numFiles, truncated, totalMatches, …}`; the model sees `filenames` one
+ *   per line, and for a truncated list a note counting its lines as the files shown (so a
+ *   replacement that groups names says the true counts itself and clears `truncated`).
  * - Bash: `{stdout, stderr, interrupted, isImage, noOutputExpected}`; output Claude Code
  *   saved to a file (`persistedOutputPath`, past 30,000 chars) shows the model a 2 KB preview:
  *   rtok reads the whole output from that file, and its replacement drops those two fields so
@@ -142,8 +144,19 @@ export function writeToolOutput(tool: string, response: unknown, text: string): 
     case "Grep":
       if (r.mode === "files_with_matches") return { ...r, filenames: text.split("\n") };
       return { ...r, content: text, numLines: text.split("\n").length };
-    case "Glob":
-      return { ...r, filenames: text.split("\n") };
+    case "Glob": {
+      if (r.truncated !== true) return { ...r, filenames: text.split("\n") };
+      // Claude Code counts a truncated list's lines as the files shown ("Showing 6 of 250"):
+      // the replacement groups names several to a line, so it says the true counts itself.
+      const shown = Array.isArray(r.filenames) ? r.filenames.length : 0;
+      const total = typeof r.totalMatches === "number" ? r.totalMatches : null;
+      const note = total === null
+        ? `(Claude Code listed only the first ${shown} matching files, all above; more are not ` +
+          "listed. Narrow the pattern or path to see the rest.)"
+        : `(Claude Code listed the first ${shown} of ${total} matching files, all above; ` +
+          `${total - shown} more are not listed. Narrow the pattern or path to see the rest.)`;
+      return { ...r, truncated: false, filenames: [...text.split("\n"), note] };
+    }
     default: {
       // Without the persisted-output fields the model sees the text itself, not a preview.
       const { persistedOutputPath: _path, persistedOutputSize: _size, ...rest } = r;

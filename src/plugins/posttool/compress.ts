@@ -121,7 +121,10 @@ async function _cut(
     case "search": {
       if (r.mode !== "content") return _asCut((await _engine()).compress(r.text));
       const input = ev.input as Record<string, unknown>;
-      const args = ["-H", ...(input["-n"] === false ? [] : ["-n"])];
+      // Whether the hits carry line numbers: as the call asked, else as the text shows (Claude
+      // Code 1.0.x printed none unless asked; 2.x numbers them by default).
+      const numbered = typeof input["-n"] === "boolean" ? input["-n"] : _numbered(r.text);
+      const args = ["-H", ...(numbered ? ["-n"] : [])];
       for (const flag of ["-A", "-B", "-C"]) {
         if (typeof input[flag] === "number") args.push(flag, String(input[flag]));
       }
@@ -155,6 +158,13 @@ async function _viewOnce(
   if (shown > text.length * (1 - minSaving)) return null;
   if (ctx.session && ctx.home) noteRead(ctx.home, ctx.session, path, digest);
   return view;
+}
+
+// True when most hit lines of `text` read `path:12:` or `path-12-` (a numbered search).
+function _numbered(text: string): boolean {
+  const lines = text.split("\n", 200).filter((l) => l !== "" && l !== "--");
+  const numbered = lines.filter((l) => /^[^\s:][^:]*?[:-]\d+[:-]/.test(l)).length;
+  return lines.length > 0 && numbered / lines.length >= 0.8;
 }
 
 // The engine's result as a cut of `family` (the shape it read, unless the tool names it).
