@@ -2,8 +2,9 @@
  * A long file, as the model should first see it: its first lines verbatim (the `head`, which a
  * host may number: every number is then that line of the file), and a `body` standing for the
  * rest: for code, an outline of every class, function and method with its true line range; for
- * JSON, its structure with every key and value; for logs, the counts by level with every WARN
- * and ERROR line whole; for a lockfile, its packages; for other text, its head and tail. The
+ * JSON, its structure with every key and value; for a document (Markdown, reStructuredText,
+ * AsciiDoc), its headings with their line ranges; for logs, the counts by level with every
+ * WARN and ERROR line whole; for a lockfile, its packages; for other text, its head and tail. The
  * body says how many lines the file has and that a read with an offset and a limit returns
  * exact lines. The same engine serves a host's whole-file Read, `cat` of one file, and
  * `rtok read`.
@@ -66,6 +67,7 @@ const _CLASS: Readonly<Record<FileKind, TextClass>> = {
   json: "json",
   log: "log",
   lockfile: "log",
+  document: "prose",
   text: "prose",
 };
 
@@ -193,6 +195,19 @@ async function _rest(
       const { compressLog } = await _lazy<typeof import("./log_levels.ts")>("./log_levels.ts");
       const r = compressLog(text);
       return r ? { kind, text: r.text, cut: r.cut } : _text(text);
+    }
+    case "document": {
+      const { documentSyntax, headingsOf, renderHeadings } = await _lazy<
+        typeof import("./document.ts")
+      >("./document.ts");
+      const syntax = documentSyntax(path) ?? "markdown";
+      const headings = headingsOf(text, syntax);
+      if (headings.length === 0) return _text(text);
+      return {
+        kind,
+        text: `outline (${syntax}; each heading with its lines):\n${renderHeadings(headings)}`,
+        cut: [`the text under ${plural(headings.length, "heading")}`],
+      };
     }
     case "lockfile": {
       const { compressLockfile } = await _lazy<typeof import("./lockfile.ts")>("./lockfile.ts");

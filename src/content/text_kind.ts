@@ -4,7 +4,7 @@
  * estimator's class. Cheap on purpose: it loads no npm package (the lockfile names live here,
  * not in `lockfile.ts`, for that reason) and reads the whole text only to parse JSON.
  *
- * The order: a lockfile's name; a `.log` name, or a `.jsonl`/`.ndjson` one whose lines carry
+ * The order: a lockfile's name; a document's (`.md`, `.markdown`, `.mdx`, `.rst`, `.adoc`); a `.log` name, or a `.jsonl`/`.ndjson` one whose lines carry
  * levels; a JSON name (`.json`, `.jsonc`, `.json5`, `.geojson`, `.har`, `.webmanifest`) whose
  * text parses; a known code extension or name (`Makefile`, `Dockerfile`); then, for any other
  * name, text that parses as a JSON object or array, or reads as a log; else `"text"`. Bytes
@@ -14,9 +14,10 @@
  */
 
 import { isLog } from "./log_levels.ts";
+import { documentSyntax } from "./document.ts";
 
 /** The kinds of file text {@linkcode classifyFile} tells apart. */
-export type FileKind = "code" | "json" | "log" | "lockfile" | "text";
+export type FileKind = "code" | "json" | "log" | "lockfile" | "document" | "text";
 
 /** The lockfile kinds, by the tool that writes them. */
 export type LockfileKind =
@@ -171,6 +172,8 @@ export function classifyFile(path: string, text: string): FileKind {
   try {
     const name = basename(path);
     if (lockfileKind(name)) return "lockfile";
+    // A document is read by its headings, however often its prose says "error".
+    if (documentSyntax(name) !== null) return "document";
     const ext = _ext(name);
     if (ext === "log") return "log";
     if (_JSON_LINES_EXTS.has(ext)) return isLog(text) ? "log" : "text";
