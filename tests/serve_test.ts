@@ -27,9 +27,13 @@ interface Server extends AsyncDisposable {
 }
 
 // `rtok serve` in a child process, ready once serve.json names its port.
-async function startServer(rtokHome: string, env: Record<string, string>): Promise<Server> {
+async function startServer(
+  rtokHome: string,
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): Promise<Server> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...RTOK_PERMS, "--config", `${ROOT}deno.json`, CLI, "serve"],
+    args: ["run", ...RTOK_PERMS, "--config", `${ROOT}deno.json`, CLI, "serve", ...args],
     env: { ...env, RTOK_HOME: rtokHome, DENO_DIR: await denoDir() },
     stdin: "null",
     stdout: "piped",
@@ -478,4 +482,56 @@ Deno.test({
       stopServer(home);
     }
   },
+});
+
+Deno.test("rtok serve records a cut answered past the hooks' timeout as not delivered, and rtok gain leaves it out", async () => {
+  using tmp = tempDir();
+  const home = `${tmp.path}/rtok`;
+  const module = Array.from(
+    { length: 400 },
+    (_, i) => `export function step${i}(x: number): number {\n  return x + ${i};\n}`,
+  ).join("\n") + "\n";
+  const read = (id: string) =>
+    JSON.stringify({
+      session_id: "s-deliver",
+      cwd: tmp.path,
+      hook_event_name: "PostToolUse",
+      tool_name: "Read",
+      tool_use_id: id,
+      tool_input: { file_path: `${tmp.path}/${id}.ts` },
+      tool_response: {
+        type: "text",
+        file: {
+          filePath: `${tmp.path}/${id}.ts`,
+          content: module,
+          numLines: 1201,
+          startLine: 1,
+          totalLines: 1201,
+        },
+      },
+    });
+  const env = world(tmp.path);
+  {
+    // Hooks that give up after a millisecond: the host has gone on with the raw output before
+    // any outline is made.
+    await using late = await startServer(home, env, ["--timeout", "0.001"]);
+    ok((await (await late.post(read("toolu_late"))).text()).includes("updatedToolOutput"));
+  }
+  {
+    await using server = await startServer(home, env);
+    ok((await (await server.post(read("toolu_kept"))).text()).includes("updatedToolOutput"));
+  }
+  drain(home);
+  const db = new DatabaseSync(storePath(home), { readOnly: true });
+  const got = db.prepare("SELECT call_id, delivered FROM runs ORDER BY call_id").all();
+  db.close();
+  deepStrictEqual(got.map((r) => [r.call_id, r.delivered]), [["toolu_kept", 1], ["toolu_late", 0]]);
+  const gain = await rtok(home, ["gain", "--format", "json"]);
+  strictEqual(gain.code, 0, gain.err);
+  const g = JSON.parse(gain.out);
+  strictEqual(g.runs, 1, "the undelivered row is in no total");
+  strictEqual(g.undelivered.runs, 1);
+  ok(g.undelivered.savedTokens > 0);
+  const text = await rtok(home, ["gain"]);
+  match(text.out, /^lost {5}1 hook answer the host gave up on before it arrived/m);
 });

@@ -14,6 +14,7 @@ import memory from "../../migrations/0006_memory.sql" with { type: "text" };
 import guard from "../../migrations/0007_guard.sql" with { type: "text" };
 import styleArm from "../../migrations/0008_style_arm.sql" with { type: "text" };
 import graph from "../../migrations/0009_graph.sql" with { type: "text" };
+import delivery from "../../migrations/0010_delivery.sql" with { type: "text" };
 
 /** One embedded migration. */
 export interface Migration {
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: "guard", sql: guard },
   { version: 8, name: "style_arm", sql: styleArm },
   { version: 9, name: "graph", sql: graph },
+  { version: 10, name: "delivery", sql: delivery },
 ];

@@ -74,6 +74,13 @@ export interface Measurement {
   readonly at?: number;
   /** The agent host whose hook saw the run (`claude`, `codex`…), where one did. */
   readonly host?: string;
+  /** The host's id for the tool call a hook's run answered (Claude Code's `tool_use_id`). */
+  readonly callId?: string;
+  /**
+   * Whether a hook's answer reached the host (`false`: the host had given up on the hook, so
+   * the model saw the raw output and nothing was saved); absent where it is not known.
+   */
+  readonly delivered?: boolean;
 }
 
 /** A filter that threw: the raw output went out instead. */

@@ -113,7 +113,8 @@ export function gainGraph(
   const p = _projectClause(scope.project);
   const runs = store.db.prepare(
     `SELECT ${day("ts")} AS day, family, surface, sum(raw_tokens - emitted_tokens) AS saved
-     FROM runs WHERE ts >= ? ${p.sql} GROUP BY day, family, surface`,
+     FROM runs WHERE ts >= ? AND (delivered IS NULL OR delivered = 1) ${p.sql}
+     GROUP BY day, family, surface`,
   ).all(start, ...p.params) as { day: string; family: string; surface: string; saved: number }[];
   for (const r of runs) add(r.day, r.family, r.surface, Number(r.saved));
   if (scope.project === null) {

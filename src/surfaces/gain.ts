@@ -13,10 +13,13 @@ import {
   gainSessions,
   type GainSummary,
   type HistoryRow,
+  hookRows,
   type Period,
   type PeriodTotals,
   type SessionRow,
+  untiedHookRows,
 } from "../plugins/measure/gain.ts";
+import { absolutePath, defaultRoot } from "./_transcripts.ts";
 import { EXPAND_RATE_LIMIT_PCT, type ExpandRate } from "../plugins/measure/expand_rate.ts";
 import { guardText } from "../plugins/guard/report.ts";
 import type { ProxyGain, StyleComparison } from "../plugins/proxy/gain.ts";
@@ -39,7 +42,14 @@ Usage: rtok gain [--project] [--history [--limit N] | --daily | --weekly | --mon
   --failures    filters that threw (their raw output went out instead)
   --graph       the last 30 days as a chart: per day stacked by surface, and per family
   --sessions    the newest agent sessions with their context-token-turns (--limit N)
+  --verify      the hook's rows checked against Claude Code's transcripts (--transcripts
+                DIR, default ~/.claude/projects): verified when the transcript shows the
+                model got rtok's view (its pointer id), not applied when it shows the raw
+                output; the verified share
   --format      text (default), json or csv
+
+A hook answer the host gave up on before it arrived (past the hook's timeout) saved
+nothing: its row is left out of every figure and counted on a line of its own.
 
 The summary ends with the expand rate of each filter that cut something: the share
 of its cut outputs asked for again in full; above 5 % it is marked "too aggressive?".
@@ -70,6 +80,8 @@ export async function main(args: readonly string[]): Promise<number> {
       failures: { type: "boolean" },
       graph: { type: "boolean" },
       sessions: { type: "boolean" },
+      verify: { type: "boolean" },
+      transcripts: { type: "string" },
       format: { type: "string", default: "text" },
       help: { type: "boolean", short: "h" },
     },
@@ -91,12 +103,13 @@ export async function main(args: readonly string[]): Promise<number> {
     values.failures,
     values.graph,
     values.sessions,
+    values.verify,
     periods.length > 0,
   ]
     .filter(Boolean).length;
   if (periods.length > 1 || views > 1) {
     throw new TypeError(
-      "choose one of --history, --daily, --weekly, --monthly, --failures, --graph, --sessions",
+      "choose one of --history, --daily, --weekly, --monthly, --failures, --graph, --sessions, --verify",
     );
   }
   const b = await boot();
@@ -118,6 +131,25 @@ export async function main(args: readonly string[]): Promise<number> {
       await print(render(format, gainHistory(store, scope, limit), historyText));
     } else if (values.sessions) {
       await print(render(format, gainSessions(store, scope, limit), sessionsText));
+    } else if (values.verify) {
+      const { verifyHookRows, verifyText } = await import("./_gain_verify.ts");
+      const { findArchived, readArchived } = await import("../plugins/archive/archive.ts");
+      const raw = async (id: string) => {
+        try {
+          const bytes = await readArchived(b.home ?? "", findArchived(store, id, b.home ?? ""));
+          return new TextDecoder().decode(bytes);
+        } catch {
+          return null;
+        }
+      };
+      const root = values.transcripts ? absolutePath(values.transcripts) : defaultRoot();
+      const r = await verifyHookRows(
+        hookRows(store, scope),
+        untiedHookRows(store, scope),
+        root,
+        raw,
+      );
+      await print(format === "json" ? JSON.stringify(r, null, 2) + "\n" : verifyText(r));
     } else if (values.failures) {
       await print(render(format, gainFailures(store, limit), failuresText));
     } else if (periods.length) {
@@ -251,6 +283,15 @@ function summaryText(s: GainSummary): string {
       ]
       : []),
     ...(s.failures ? [`failures ${s.failures} (rtok gain --failures)`] : []),
+    ...(s.undelivered.runs
+      ? [
+        `lost     ${s.undelivered.runs} hook ${
+          s.undelivered.runs === 1 ? "answer" : "answers"
+        } the host gave up on before ${s.undelivered.runs === 1 ? "it" : "they"} arrived (${
+          human(s.undelivered.savedTokens)
+        } tokens not saved; left out of every figure above)`,
+      ]
+      : []),
     "",
   ].join("\n") + "\n";
   if (s.commands.length === 0) return head + NOTHING_YET + "\n";

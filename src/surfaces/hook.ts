@@ -11,7 +11,7 @@
 import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { DISABLE_VAR, disables, type RtokEnv, rtokEnv } from "../core/env.ts";
 import { readToolOutput, writeToolOutput } from "../claude/tool_output.ts";
-import type { Ctx, FailureRecord, Plugin } from "../core/plugin.ts";
+import type { Ctx, FailureRecord, Measurement, Plugin } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import { checkSpoolWritable } from "../core/spool.ts";
 import { HOOK_PLUGINS } from "../plugins/hook.ts";
@@ -59,6 +59,11 @@ export interface HookDeps {
   checkRecordable(): void;
   /** True in a resident server, which sees each call's PostToolUse after its PreToolUse. */
   readonly resident?: boolean;
+  /**
+   * With {@linkcode HookSetup.holdRecords}: records the ledger rows held since the last call,
+   * each marked delivered or not (the transport knows whether its answer reached the host).
+   */
+  release?(delivered: boolean): Promise<void>;
 }
 
 /** Answers one Claude Code hook event given as raw stdin bytes. Never rejects. */
@@ -165,6 +170,11 @@ export interface HookSetup {
   readonly plugins?: readonly Plugin[];
   /** True for a resident server (see {@linkcode HookDeps.resident}). */
   readonly resident?: boolean;
+  /**
+   * Hold the ledger rows an event produces until the transport says whether its answer was
+   * delivered ({@linkcode HookDeps.release}): a saving counts only when it reached the host.
+   */
+  readonly holdRecords?: boolean;
 }
 
 /** The hook's dependencies from a setup. */
@@ -172,24 +182,48 @@ export function makeHookDeps(setup: HookSetup): HookDeps {
   const plugins = setup.plugins ?? HOOK_PLUGINS;
   const registry = new Registry(plugins, setup.config, CATALOGUE.map((c) => c.id));
   const { config, home } = setup;
+  const held: { m: Measurement; ctx: Ctx }[] = [];
+  const ctx = (session: string | null): Ctx => {
+    const c = makeCtx(registry, { config, store: null, home, session });
+    if (!setup.holdRecords) return c;
+    return {
+      ...c,
+      record: (m) => {
+        held.push({ m, ctx: c });
+        return Promise.resolve();
+      },
+    };
+  };
   return {
     registry,
     env: setup.env,
-    ctx: (session) => makeCtx(registry, { config, store: null, home, session }),
+    ctx,
     checkRecordable: () => checkSpoolWritable(home),
     resident: setup.resident ?? false,
+    ...(setup.holdRecords
+      ? {
+        async release(delivered: boolean): Promise<void> {
+          for (const { m, ctx } of held.splice(0)) {
+            await registry.record({ ...m, delivered }, ctx);
+          }
+        },
+      }
+      : {}),
   };
 }
 
-/** The live dependencies: config from `$RTOK_HOME`, the built-in plugins. */
-export async function liveDeps(env: RtokEnv): Promise<HookDeps> {
+/**
+ * The live dependencies: config from `$RTOK_HOME`, the built-in plugins; with `holdRecords`,
+ * rows wait for {@linkcode HookDeps.release}.
+ */
+export async function liveDeps(env: RtokEnv, holdRecords = false): Promise<HookDeps> {
   let home = "";
   let config = defaultConfig();
   try {
     home = rtokHome();
     config = await loadConfig(home);
   } catch { /* no home or a bad config: the defaults; `rtok config` says why */ }
-  return makeHookDeps({ config, home, env });
+  return makeHookDeps({ config, home, env, holdRecords });
 }
 
 /** Records a failure through the plugins (one ledger line); a failure to record is dropped. */
@@ -256,7 +290,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const env = rtokEnv();
   let deps: HookDeps | null = null;
   try {
-    deps = await liveDeps(env);
+    deps = await liveDeps(env, true);
     const input = readStdinCapped(MAX_HOOK_INPUT);
     let answer = "";
     if (host === "claude") {
@@ -273,7 +307,16 @@ export async function main(args: readonly string[]): Promise<number> {
         host,
       );
     }
-    if (answer) Deno.stdout.writeSync(new TextEncoder().encode(answer + "\n"));
+    // A row counts once its answer is out: a write that fails reached no host.
+    let delivered = true;
+    try {
+      if (answer) Deno.stdout.writeSync(new TextEncoder().encode(answer + "\n"));
+    } catch (e) {
+      delivered = false;
+      throw e;
+    } finally {
+      await deps.release?.(delivered);
+    }
   } catch (e) {
     // Reached only when stdout or the plugins' set-up themselves fail: still exit 0.
     warn(`hook: ${(e as Error).message}`);

@@ -141,7 +141,8 @@ function _families(db: DatabaseSync): MetricFamily[] {
   for (
     const r of all(
       `SELECT surface, count(*) AS n, coalesce(sum(raw_tokens), 0) AS raw,
-         coalesce(sum(emitted_tokens), 0) AS emitted FROM runs GROUP BY surface`,
+         coalesce(sum(emitted_tokens), 0) AS emitted FROM runs
+       WHERE delivered IS NULL OR delivered = 1 GROUP BY surface`,
     )
   ) {
     const s = [String(r.surface)];
@@ -158,7 +159,8 @@ function _families(db: DatabaseSync): MetricFamily[] {
   for (
     const r of all(
       `SELECT family, sum(raw_tokens - emitted_tokens) AS saved FROM runs
-       WHERE passthrough IS NULL GROUP BY family HAVING saved > 0`,
+       WHERE passthrough IS NULL AND (delivered IS NULL OR delivered = 1)
+       GROUP BY family HAVING saved > 0`,
     )
   ) family.inc([String(r.family)], Number(r.saved));
   const failures = _gauge("rtok_ledger_filter_failures", "Filter failures recorded.", []);

@@ -22,6 +22,7 @@ import {
   writeServeState,
 } from "./_serve_state.ts";
 import { wholeNumber } from "./_flags.ts";
+import { HOOK_TIMEOUT_S } from "../claude/hooks_config.ts";
 
 export { readServeState, serverAnswers, type ServeState, serveStatePath } from "./_serve_state.ts";
 import { answerAndRecord, makeHookDeps, MAX_HOOK_INPUT, recordHookFailure } from "./hook.ts";
@@ -33,7 +34,7 @@ import { print, warn } from "./_io.ts";
 /** `rtok serve --help`. */
 export const SERVE_HELP = `rtok serve: the Claude Code hook as a resident server on loopback
 
-Usage: rtok serve [--port N] [--idle-minutes M] [--ensure]
+Usage: rtok serve [--port N] [--idle-minutes M] [--timeout S] [--ensure]
 
   POST /hook/claude   one hook event (the JSON Claude Code sends); the answer as
                       rtok hook claude prints it ({} for none)
@@ -48,6 +49,9 @@ Both need "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
   --port N            default: the port in serve.json, else any free one; the
                       port in use is written to serve.json
   --idle-minutes M    exit after M minutes without a request (default 120)
+  --timeout S         the hooks' timeout in seconds (default 10, what rtok init
+                      installs): an answer that takes longer reaches no host, so
+                      its saving is recorded as not delivered
   --ensure            start one, detached, unless one of this version answers
                       (another version's is stopped first), and return once it
                       answers (for a SessionStart hook)
@@ -97,6 +101,7 @@ export async function main(args: readonly string[]): Promise<number> {
     options: {
       port: { type: "string" },
       "idle-minutes": { type: "string" },
+      timeout: { type: "string" },
       ensure: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -107,6 +112,7 @@ export async function main(args: readonly string[]): Promise<number> {
     return 0;
   }
   const idleMs = wholeNumber("--idle-minutes", values["idle-minutes"] ?? "120", 1, 10_080) * 60_000;
+  const timeoutMs = _seconds("--timeout", values.timeout ?? String(HOOK_TIMEOUT_S)) * 1000;
   const home = rtokHome();
   const before = readServeState(home);
   // The port the hooks in the settings name: the last one, unless another is asked for.
@@ -150,6 +156,9 @@ export async function main(args: readonly string[]): Promise<number> {
     onListen() {},
   }, async (req) => {
     touch();
+    const started = performance.now();
+    // Listened to from the start, the signal says when the host hangs up before the answer.
+    req.signal.addEventListener("abort", _noop);
     if (req.headers.get("authorization") !== `Bearer ${secret}`) {
       await req.body?.cancel();
       return new Response("rtok serve: the secret is missing or wrong\n", { status: 401 });
@@ -173,6 +182,7 @@ export async function main(args: readonly string[]): Promise<number> {
       home,
       env,
       resident: host === "claude",
+      holdRecords: true,
     });
     // Too big or too slow: no opinion, like an event the command hook could not read.
     if (body === null) {
@@ -194,6 +204,10 @@ export async function main(args: readonly string[]): Promise<number> {
         host,
       );
     }
+    // A row counts only when its answer reaches the host: not when the host hung up, nor past
+    // Claude Code's hook timeout, when it has gone on with the raw output.
+    const late = host === "claude" && performance.now() - started >= timeoutMs;
+    await deps.release?.(!req.signal.aborted && !late);
     return new Response(answer || "{}", { headers: { "content-type": "application/json" } });
   });
   const addr = server.addr as Deno.NetAddr;
@@ -241,6 +255,17 @@ async function _ensure(
     await new Promise((r) => setTimeout(r, 50));
   }
   return 0;
+}
+
+function _noop(): void {}
+
+// A positive number of seconds, decimals allowed (`0.5`).
+function _seconds(flag: string, text: string): number {
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(n > 0) || n > 3600) {
+    throw new TypeError(`${flag} "${text}": expected a number of seconds above 0, at most 3600`);
+  }
+  return n;
 }
 
 /** How long `--ensure` waits for the server it started to answer. */

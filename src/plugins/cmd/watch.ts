@@ -213,6 +213,7 @@ async function _filterOutput(
       // The call's time, so the ledger counts this very call among those that carry it.
       at: w.at,
       host: ev.host ?? "claude",
+      ...(ev.callId ? { callId: ev.callId } : {}),
       ...more,
     });
   if (w.passthrough) {

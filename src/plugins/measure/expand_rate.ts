@@ -35,7 +35,8 @@ export function expandRates(store: Store, project: string | null): ExpandRate[] 
   const rows = store.db.prepare(
     `WITH lossy AS (
        SELECT family, archive_id, ts FROM runs
-       WHERE lossy = 1 AND archive_id IS NOT NULL ${scope.sql}
+       WHERE lossy = 1 AND archive_id IS NOT NULL AND (delivered IS NULL OR delivered = 1)
+       ${scope.sql}
      ),
      owner AS (SELECT archive_id, family, max(ts) FROM lossy GROUP BY archive_id),
      expanded AS (

@@ -47,6 +47,11 @@ export interface GainSummary extends Totals {
   readonly lossy: number;
   /** Recorded filter failures. */
   readonly failures: number;
+  /**
+   * Hook answers that never reached the host (it had given up on the hook, and the model got
+   * the raw output): left out of every other figure, counted here.
+   */
+  readonly undelivered: Totals;
   /** Per family, most tokens saved first. */
   readonly commands: readonly CommandTotals[];
   /** The agent sessions the hook saw. */
@@ -168,6 +173,14 @@ function where(scope: Scope): { sql: string; params: string[] } {
   };
 }
 
+// Rows of answers that never reached the host are no saving: every total leaves them out.
+const _REACHED = "(delivered IS NULL OR delivered = 1)";
+
+// `where`'s clause over runs, with the undelivered rows left out.
+function _delivered(sql: string): string {
+  return sql ? `${sql} AND ${_REACHED}` : `WHERE ${_REACHED}`;
+}
+
 function totals(row: Record<string, unknown>): Totals {
   const raw = Number(row.rawTokens);
   const emitted = Number(row.emittedTokens);
@@ -187,22 +200,25 @@ export function gainSummary(store: Store, scope: Scope): GainSummary {
   const w = where(scope);
   const all = store.db.prepare(
     `SELECT ${TOTALS_SQL}, coalesce(sum(passthrough IS NULL), 0) AS filtered,
-       coalesce(sum(lossy), 0) AS lossy FROM runs ${w.sql}`,
+       coalesce(sum(lossy), 0) AS lossy FROM runs ${_delivered(w.sql)}`,
   ).get(...w.params) as Record<string, unknown>;
   const commands = (store.db.prepare(
-    `SELECT family AS command, ${TOTALS_SQL} FROM runs ${w.sql} GROUP BY family`,
+    `SELECT family AS command, ${TOTALS_SQL} FROM runs ${_delivered(w.sql)} GROUP BY family`,
   ).all(...w.params) as Record<string, unknown>[])
     .map((r) => ({ command: String(r.command), ...totals(r) }))
     .sort((a, b) =>
       b.savedTokens - a.savedTokens || b.runs - a.runs || a.command.localeCompare(b.command)
     );
   const hosts = (store.db.prepare(
-    `SELECT host, ${TOTALS_SQL} FROM runs ${w.sql ? `${w.sql} AND` : "WHERE"} host IS NOT NULL
+    `SELECT host, ${TOTALS_SQL} FROM runs ${_delivered(w.sql)} AND host IS NOT NULL
        GROUP BY host`,
   ).all(...w.params) as Record<string, unknown>[])
     .map((r) => ({ host: String(r.host), ...totals(r) }))
     .sort((a, b) => b.savedTokens - a.savedTokens || a.host.localeCompare(b.host));
   const failures = store.db.prepare("SELECT count(*) AS n FROM failures").get() as { n: number };
+  const lost = store.db.prepare(
+    `SELECT ${TOTALS_SQL} FROM runs ${w.sql ? `${w.sql} AND` : "WHERE"} delivered = 0`,
+  ).get(...w.params) as Record<string, unknown>;
   const t = totals(all);
   const calls = store.db.prepare(
     `SELECT count(DISTINCT session) AS sessions, count(*) AS calls FROM tool_calls ${w.sql}`,
@@ -210,7 +226,7 @@ export function gainSummary(store: Store, scope: Scope): GainSummary {
   const turns = store.db.prepare(
     `SELECT count(*) AS runs, coalesce(sum((raw_tokens - emitted_tokens) *
        (SELECT count(*) FROM tool_calls c WHERE c.session = r.session AND c.ts >= r.ts)), 0)
-       AS turns FROM runs r ${w.sql ? `${w.sql} AND` : "WHERE"} session IS NOT NULL`,
+       AS turns FROM runs r ${_delivered(w.sql)} AND session IS NOT NULL`,
   ).get(...w.params) as Record<string, unknown>;
   return {
     project: scope.project,
@@ -219,6 +235,7 @@ export function gainSummary(store: Store, scope: Scope): GainSummary {
     passedThrough: t.runs - Number(all.filtered),
     lossy: Number(all.lossy),
     failures: Number(failures.n),
+    undelivered: totals(lost),
     commands,
     hosts,
     sessions: {
@@ -235,7 +252,7 @@ export function gainPeriods(store: Store, scope: Scope, period: Period): PeriodT
   const w = where(scope);
   const rows = store.db.prepare(
     `SELECT strftime('${PERIOD_FORMAT[period]}', ts / 1000, 'unixepoch', 'localtime') AS period,
-       ${TOTALS_SQL} FROM runs ${w.sql} GROUP BY period ORDER BY period DESC`,
+       ${TOTALS_SQL} FROM runs ${_delivered(w.sql)} GROUP BY period ORDER BY period DESC`,
   ).all(...w.params) as Record<string, unknown>[];
   return rows.map((r) => ({ period: String(r.period), ...totals(r) }));
 }
@@ -245,7 +262,7 @@ export function gainHistory(store: Store, scope: Scope, limit: number): HistoryR
   const w = where(scope);
   const rows = store.db.prepare(
     `SELECT ts, command, family, raw_tokens, emitted_tokens, stage, lossy, archive_id, exit_code,
-       elapsed_ms, passthrough FROM runs ${w.sql} ORDER BY ts DESC, id DESC LIMIT ?`,
+       elapsed_ms, passthrough FROM runs ${_delivered(w.sql)} ORDER BY ts DESC, id DESC LIMIT ?`,
   ).all(...w.params, limit) as Record<string, unknown>[];
   return rows.map((r) => ({
     time: new Date(Number(r.ts)).toISOString(),
@@ -293,7 +310,7 @@ export function gainSessions(store: Store, scope: Scope, limit: number): Session
        coalesce(sum((raw_tokens - emitted_tokens) *
          (SELECT count(*) FROM tool_calls c WHERE c.session = r.session AND c.ts >= r.ts)), 0)
        AS turns
-     FROM runs r ${w.sql ? `${w.sql} AND` : "WHERE"} session IS NOT NULL GROUP BY session`,
+     FROM runs r ${_delivered(w.sql)} AND session IS NOT NULL GROUP BY session`,
   ).all(...w.params) as Record<string, unknown>[];
   const by = new Map<string, { host: string | null; first: number; last: number }>();
   const n = (v: unknown) => Number(v ?? 0);
@@ -322,4 +339,48 @@ export function gainSessions(store: Store, scope: Scope, limit: number): Session
     };
   }).sort((a, b) => b.last.localeCompare(a.last) || a.session.localeCompare(b.session))
     .slice(0, limit);
+}
+
+/** A hook row `rtok gain --verify` checks against the host's transcript. */
+export interface HookRow {
+  /** The session. */
+  readonly session: string;
+  /** The host's tool call id. */
+  readonly callId: string;
+  /** The family. */
+  readonly family: string;
+  /** The archive id its pointer names, when it cut something. */
+  readonly archiveId: string | null;
+  /** Chars rtok emitted. */
+  readonly emittedChars: number;
+  /** Estimated tokens it saved. */
+  readonly savedTokens: number;
+}
+
+/** The delivered hook rows of Claude Code sessions with a call id, oldest first. */
+export function hookRows(store: Store, scope: Scope): HookRow[] {
+  const w = where(scope);
+  return (store.db.prepare(
+    `SELECT session, call_id AS callId, family, archive_id AS archiveId,
+       emitted_chars AS emittedChars, raw_tokens - emitted_tokens AS savedTokens
+     FROM runs ${_delivered(w.sql)} AND surface = 'hook' AND coalesce(host, 'claude') = 'claude'
+       AND call_id IS NOT NULL AND session IS NOT NULL ORDER BY ts, id`,
+  ).all(...w.params) as Record<string, unknown>[]).map((r) => ({
+    session: String(r.session),
+    callId: String(r.callId),
+    family: String(r.family),
+    archiveId: r.archiveId === null ? null : String(r.archiveId),
+    emittedChars: Number(r.emittedChars),
+    savedTokens: Number(r.savedTokens),
+  }));
+}
+
+/** Hook rows the ledger holds that no call id ties to a host's tool call (older rows). */
+export function untiedHookRows(store: Store, scope: Scope): number {
+  const w = where(scope);
+  const r = store.db.prepare(
+    `SELECT count(*) AS n FROM runs ${_delivered(w.sql)} AND surface = 'hook'
+       AND coalesce(host, 'claude') = 'claude' AND (call_id IS NULL OR session IS NULL)`,
+  ).get(...w.params) as { n: number };
+  return Number(r.n);
 }

@@ -20,8 +20,8 @@ function clip(text: string): string {
 
 const INSERT_RUN = `INSERT INTO runs (ts, surface, plugin, family, command, rtok_command,
   project, session, turn, raw_chars, emitted_chars, raw_tokens, emitted_tokens, text_class,
-  stage, lossy, archive_id, exit_code, elapsed_ms, passthrough, host)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  stage, lossy, archive_id, exit_code, elapsed_ms, passthrough, host, call_id, delivered)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const INSERT_FAILURE = `INSERT INTO failures (ts, surface, plugin, family, command, error,
   fallback_ok) VALUES (?, ?, ?, ?, ?, ?, ?)`;
@@ -74,6 +74,8 @@ function runValues(m: Measurement, ts: number): (string | number | null)[] {
     Math.round(m.elapsedMs * 10) / 10,
     m.passthrough,
     m.host ?? null,
+    typeof m.callId === "string" ? m.callId : null,
+    typeof m.delivered === "boolean" ? (m.delivered ? 1 : 0) : null,
   ];
 }
 

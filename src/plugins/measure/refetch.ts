@@ -106,7 +106,7 @@ export function refetchRates(
 ): RefetchRate[] {
   const runs = store.db.prepare(
     `SELECT ts, project, family, command, lossy, archive_id AS archive
-     FROM runs ORDER BY project, ts, id`,
+     FROM runs WHERE delivered IS NULL OR delivered = 1 ORDER BY project, ts, id`,
   ).all() as {
     ts: number;
     project: string;

@@ -82,6 +82,7 @@ export async function compressResult(
     elapsedMs: performance.now() - started,
     passthrough: null,
     host: ev.host ?? "claude",
+    ...(ev.callId ? { callId: ev.callId } : {}),
   });
   return answer;
 }
