@@ -9,7 +9,9 @@
  *   no text or tool input of the agent's, no earlier result as the model saw it (through rtok:
  *   its view).
  * - A new fact is **used later** when the agent wrote it after the result, in its text or in a
- *   tool call's input (an Edit's strings, a command, a path), in the same conversation.
+ *   tool call's input (an Edit's strings, a command, a path), in the same conversation; a path
+ *   counts as written when a longer path written ends with it (`/abs/tests/a.py` writes
+ *   `tests/a.py` and `a.py`).
  * - A used fact is **kept** when the view holds it (whole; a hash abbreviated to 7+ digits, a
  *   path as its directory beside its name count); **hidden but located** when the view ends with
  *   a pointer line (an expand id) and names a line span holding one of the fact's raw lines: the
@@ -101,11 +103,15 @@ export class WrittenIndex {
       const seen = new Set<string>();
       for (const [, text] of w.fields) {
         for (const f of factSet(text)) {
-          if (seen.has(f)) continue;
-          seen.add(f);
-          const at = this.#uses.get(f);
-          if (at) at.push(w.item);
-          else this.#uses.set(f, [w.item]);
+          // A path written whole also writes each path it ends with (`/abs/tests/a.py` is
+          // `tests/a.py`, as a tool's output named it relative to the project).
+          for (const g of _withTails(f)) {
+            if (seen.has(g)) continue;
+            seen.add(g);
+            const at = this.#uses.get(g);
+            if (at) at.push(w.item);
+            else this.#uses.set(g, [w.item]);
+          }
         }
       }
     }
@@ -125,9 +131,22 @@ export class WrittenIndex {
     }
     if (lo === at.length) return null;
     const w = this.#written.get(at[lo])!;
-    const field = w.fields.find(([, text]) => factSet(text).has(fact))?.[0] ?? null;
+    const field =
+      w.fields.find(([, text]) => [...factSet(text)].some((f) => _withTails(f).includes(fact)))
+        ?.[0] ?? null;
     return { item: w.item, by: w.by, field, at: w.at };
   }
+}
+
+// `fact`, and when it is a path, every shorter path it ends with, down to the file's name.
+function _withTails(fact: string): string[] {
+  if (!fact.includes("/")) return [fact];
+  const out = [fact];
+  for (let at = fact.indexOf("/", 1); at >= 0; at = fact.indexOf("/", at + 1)) {
+    const tail = fact.slice(at + 1);
+    if (tail !== "") out.push(tail);
+  }
+  return out;
 }
 
 /** A view as `rtok replay` reads it: its text and where it says its hidden lines are. */

@@ -58,3 +58,21 @@ Deno.test("WrittenIndex.nextUse() finds the first use after an item, not before 
   });
   strictEqual(index.nextUse("parseLedger", 8), null);
 });
+
+Deno.test("WrittenIndex.nextUse() counts a relative path as used by the absolute path ending with it", () => {
+  const index = new WrittenIndex([
+    {
+      item: 4,
+      by: "Read",
+      fields: [["file_path", "/home/me/shop/tests/unit/test_io.py"]],
+      at: null,
+    },
+  ]);
+  deepStrictEqual(index.nextUse("tests/unit/test_io.py", 1), {
+    item: 4,
+    by: "Read",
+    field: "file_path",
+    at: null,
+  });
+  strictEqual(index.nextUse("unit/other.py", 1), null);
+});

@@ -312,8 +312,8 @@ function _table(title: string, by: Record<string, ReplayTotals>, limit: number):
     [
       title,
       "calls",
-      "chars seen",
-      "via rtok",
+      "without rtok",
+      "through rtok",
       "saved",
       "token-turns saved",
       "facts used",
