@@ -154,7 +154,7 @@ export async function main(args: readonly string[]): Promise<number> {
     port,
     signal: stop.signal,
     onListen() {},
-  }, async (req) => {
+  }, async (req, info) => {
     touch();
     const started = performance.now();
     // Listened to from the start, the signal says when the host hangs up before the answer.
@@ -204,10 +204,17 @@ export async function main(args: readonly string[]): Promise<number> {
         host,
       );
     }
-    // A row counts only when its answer reaches the host: not when the host hung up, nor past
-    // Claude Code's hook timeout, when it has gone on with the raw output.
+    // A row counts only when its answer reached the host: recorded once the response is out,
+    // not delivered when it could not be sent, when the host hung up, or past Claude Code's
+    // hook timeout, when it has gone on with the raw output.
     const late = host === "claude" && performance.now() - started >= timeoutMs;
-    await deps.release?.(!req.signal.aborted && !late);
+    const sent = !req.signal.aborted && !late;
+    // (Where Deno aborts the signal once a response is out, the older behaviour, it would say
+    // nothing after this point.)
+    info.completed.then(
+      () => deps.release?.(sent),
+      () => deps.release?.(false),
+    ).catch(() => {/* a row that cannot be spooled is lost with the request, not the server */});
     return new Response(answer || "{}", { headers: { "content-type": "application/json" } });
   });
   const addr = server.addr as Deno.NetAddr;
