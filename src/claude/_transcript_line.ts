@@ -66,3 +66,36 @@ export function toolResultText(content: unknown, separator = "\n"): string {
     .filter((t) => t !== "")
     .join(separator);
 }
+
+/** What reading a transcript's lines counted. */
+export interface LineCounts {
+  /** Non-empty lines read. */
+  lines: number;
+  /** Lines that were not JSON. */
+  badLines: number;
+  /** JSON lines of a shape rtok does not know (no `type`): the caller adds its own to these. */
+  unknownLines: number;
+}
+
+/**
+ * The typed lines of transcript `text` (JSONL), in order, each parsed once; blank lines are
+ * skipped, and lines that are not JSON or have no `type` are counted in `counts`, not yielded.
+ */
+export function* typedLines(
+  text: string,
+  counts: LineCounts,
+): Generator<{ readonly type: string; readonly value: Record<string, unknown> }> {
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end).trim();
+    start = end + 1;
+    if (line === "") continue;
+    counts.lines++;
+    const read = readLine(line);
+    if (read.kind === "line") yield read;
+    else if (read.kind === "bad") counts.badLines++;
+    else counts.unknownLines++;
+  }
+}

@@ -9,7 +9,13 @@
  * @module
  */
 
-import { isObject, NON_MESSAGE_LINES, readLine, toolResultText } from "./_transcript_line.ts";
+import {
+  isObject,
+  type LineCounts,
+  NON_MESSAGE_LINES,
+  toolResultText,
+  typedLines,
+} from "./_transcript_line.ts";
 
 /** One fact of the session, in transcript order. */
 export type TranscriptEntry =
@@ -60,31 +66,16 @@ const _NOT_THE_USER =
 /** Reads transcript `text` (JSONL). Never throws. */
 export function readTranscript(text: string): Transcript {
   const entries: TranscriptEntry[] = [];
-  let lines = 0;
-  let badLines = 0;
-  let unknownLines = 0;
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end).trim();
-    start = end + 1;
-    if (line === "") continue;
-    lines++;
-    const read = readLine(line);
-    if (read.kind !== "line") {
-      if (read.kind === "bad") badLines++;
-      else unknownLines++;
-      continue;
-    }
+  const counts: LineCounts = { lines: 0, badLines: 0, unknownLines: 0 };
+  for (const read of typedLines(text, counts)) {
     const row = read.value;
     if (read.type !== "user" && read.type !== "assistant") {
-      if (read.type !== "attachment" && !NON_MESSAGE_LINES.has(read.type)) unknownLines++;
+      if (read.type !== "attachment" && !NON_MESSAGE_LINES.has(read.type)) counts.unknownLines++;
       continue;
     }
-    if (!_read(row, entries)) unknownLines++;
+    if (!_read(row, entries)) counts.unknownLines++;
   }
-  return { entries, lines, badLines, unknownLines };
+  return { entries, ...counts };
 }
 
 // Adds the facts of one user or assistant line; false when its shape is not known.

@@ -14,7 +14,13 @@
  * @module
  */
 
-import { isObject, NON_MESSAGE_LINES, readLine, toolResultText } from "./_transcript_line.ts";
+import {
+  isObject,
+  type LineCounts,
+  NON_MESSAGE_LINES,
+  toolResultText,
+  typedLines,
+} from "./_transcript_line.ts";
 
 /** One thing that happened in a conversation. */
 export type ConversationItem =
@@ -111,9 +117,7 @@ export function readConversations(
   // Per conversation, the message id of its last line when that line was the agent's.
   const seenMessages = { last: new Map<string, string | null>() };
   let last: string | null = null;
-  let lines = 0;
-  let badLines = 0;
-  let unknownLines = 0;
+  const counts: LineCounts = { lines: 0, badLines: 0, unknownLines: 0 };
   let known = false;
   const conv = (key: string): Conversation => {
     let c = by.get(key);
@@ -123,20 +127,7 @@ export function readConversations(
     }
     return c;
   };
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const raw = text.slice(start, end).trim();
-    start = end + 1;
-    if (raw === "") continue;
-    lines++;
-    const read = readLine(raw);
-    if (read.kind !== "line") {
-      if (read.kind === "bad") badLines++;
-      else unknownLines++;
-      continue;
-    }
+  for (const read of typedLines(text, counts)) {
     const row = read.value;
     if (typeof row.version === "string") versions.add(row.version);
     if (typeof row.timestamp === "string" && (last === null || row.timestamp > last)) {
@@ -155,14 +146,14 @@ export function readConversations(
       continue;
     }
     if (read.type !== "user" && read.type !== "assistant") {
-      if (!NON_MESSAGE_LINES.has(read.type)) unknownLines++;
+      if (!NON_MESSAGE_LINES.has(read.type)) counts.unknownLines++;
       continue;
     }
     const c = conv(key);
     if (c.cwd === null && typeof row.cwd === "string") c.cwd = row.cwd;
     const message = row.message;
     if (!isObject(message)) {
-      unknownLines++;
+      counts.unknownLines++;
       continue;
     }
     known = true;
@@ -171,7 +162,7 @@ export function readConversations(
       _assistant(message, c, at, seenMessages);
     } else {
       seenMessages.last.set(key, null);
-      if (!_user(row, message, c, at)) unknownLines++;
+      if (!_user(row, message, c, at)) counts.unknownLines++;
     }
   }
   const conversations = [...by.values()].sort((a, b) =>
@@ -181,9 +172,7 @@ export function readConversations(
     conversations,
     versions: [...versions].sort(),
     last,
-    lines,
-    badLines,
-    unknownLines,
+    ...counts,
     known,
   };
 }

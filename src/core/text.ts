@@ -41,3 +41,16 @@ export function decodeText(bytes: Uint8Array): string | null {
     return null;
   }
 }
+
+/**
+ * Rows as aligned columns, one line each after `indent`: the first column left-aligned, the
+ * others (numbers) right-aligned, two spaces between.
+ */
+export function columns(rows: readonly (readonly string[])[], indent = ""): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) =>
+    indent + r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  ")
+      .trimEnd() +
+    "\n"
+  ).join("");
+}

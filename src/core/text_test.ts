@@ -1,5 +1,5 @@
-import { deepStrictEqual } from "node:assert/strict";
-import { decodeText, plural, splitLines, stripAnsi } from "./text.ts";
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { columns, decodeText, plural, splitLines, stripAnsi } from "./text.ts";
 
 Deno.test("stripAnsi() removes colour and hyperlink sequences and keeps the text", () => {
   deepStrictEqual(stripAnsi("\x1b[31mred\x1b[0m \x1b]8;;http://x\x07link\x1b]8;;\x07"), "red link");
@@ -21,4 +21,11 @@ Deno.test("decodeText() reads UTF-8 and refuses NUL bytes and invalid sequences"
   deepStrictEqual(decodeText(new TextEncoder().encode("\ufeffé ok")), "\ufeffé ok");
   deepStrictEqual(decodeText(new Uint8Array([0x61, 0x00, 0x62])), null);
   deepStrictEqual(decodeText(new Uint8Array([0xc3, 0x28])), null);
+});
+
+Deno.test("columns() aligns the first column left and the others right", () => {
+  strictEqual(
+    columns([["tool", "calls"], ["Read", "1,204"], ["Bash", "7"]], "  "),
+    "  tool  calls\n  Read  1,204\n  Bash      7\n",
+  );
 });

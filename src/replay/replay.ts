@@ -343,18 +343,7 @@ async function _replayOne(
     structured: res.structured,
   });
   if ("skip" in rebuilt) return unchanged(rebuilt.skip, null);
-  const event = {
-    session_id: session,
-    transcript_path: file,
-    cwd: c.cwd ?? "/",
-    permission_mode: "default",
-    hook_event_name: "PostToolUse",
-    tool_name: call.tool,
-    tool_input: call.input,
-    tool_response: rebuilt.response,
-    tool_use_id: call.id,
-  };
-  const reply = await hook(event);
+  const reply = await hook(_event(session, file, c, call, rebuilt.response));
   if (reply.failure) return unchanged(null, reply.failure, rebuilt.raw);
   if (reply.output === undefined && reply.context === undefined) {
     return unchanged(null, null, rebuilt.raw);
@@ -393,6 +382,27 @@ async function _replayOne(
     textClass: reply.textClass ?? null,
     skipped: null,
     error: null,
+  };
+}
+
+// The PostToolUse event Claude Code sends for `call`, with `response` as the tool's output.
+function _event(
+  session: string,
+  file: string,
+  c: Conversation,
+  call: Extract<ConversationItem, { kind: "call" }>,
+  response: unknown,
+): Record<string, unknown> {
+  return {
+    session_id: session,
+    transcript_path: file,
+    cwd: c.cwd ?? "/",
+    permission_mode: "default",
+    hook_event_name: "PostToolUse",
+    tool_name: call.tool,
+    tool_input: call.input,
+    tool_response: response,
+    tool_use_id: call.id,
   };
 }
 
@@ -436,17 +446,7 @@ async function _recordedThroughRtok(
       error: null,
     };
   }
-  const reply = await hook({
-    session_id: session,
-    transcript_path: file,
-    cwd: c.cwd ?? "/",
-    permission_mode: "default",
-    hook_event_name: "PostToolUse",
-    tool_name: call.tool,
-    tool_input: call.input,
-    tool_response: original,
-    tool_use_id: call.id,
-  });
+  const reply = await hook(_event(session, file, c, call, original));
   const numbering = readNumbering(res.text);
   const rendered = renderOutput(call.tool, original, numbering);
   // Claude Code saves a Bash output over 30,000 chars to a file and shows the model a preview.

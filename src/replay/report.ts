@@ -10,6 +10,7 @@
 import type { CallReplay, SessionReplay } from "./replay.ts";
 import type { FactCounts, HiddenFact } from "./facts.ts";
 import { noFacts } from "./facts.ts";
+import { columns } from "../core/text.ts";
 
 /** The version of the JSON report's shape. */
 export const REPLAY_REPORT_VERSION = 1;
@@ -45,66 +46,45 @@ export interface ReplayTotals {
 }
 
 /** A call the report lists among the worst: what it hid that the agent used. */
-export interface WorstCall {
-  /** The session id. */
-  readonly session: string;
-  /** The transcript file. */
-  readonly file: string;
-  /** The tool. */
-  readonly tool: string;
-  /** Its family. */
-  readonly family: string;
-  /** What it was called on. */
-  readonly subject: string;
-  /** When. */
-  readonly at: string | null;
-  /** Chars the model was sent, and would have been. */
-  readonly rawChars: number;
-  /** Through rtok. */
-  readonly rtokChars: number;
-  /** Its used facts, counted. */
-  readonly facts: FactCounts;
-  /** Up to three hidden facts, those with no location first. */
-  readonly hidden: readonly HiddenFact[];
-}
+export type WorstCall =
+  & Pick<
+    CallReplay,
+    | "session"
+    | "file"
+    | "tool"
+    | "family"
+    | "subject"
+    | "at"
+    | "rawChars"
+    | "rtokChars"
+    | "facts"
+  >
+  & {
+    /** Up to three hidden facts, those with no location first. */
+    readonly hidden: readonly HiddenFact[];
+  };
 
 /** One call as `--calls` lists it: what it was, and what rtok made of it. No content. */
-export interface CallRow {
-  /** The session id. */
-  readonly session: string;
-  /** `main`, or the subagent's id. */
-  readonly conversation: string;
-  /** Its `tool_use` id. */
-  readonly id: string;
-  /** The tool. */
-  readonly tool: string;
-  /** Its family. */
-  readonly family: string;
-  /** What it was called on. */
-  readonly subject: string;
-  /** When. */
-  readonly at: string | null;
-  /** Chars without rtok. */
-  readonly rawChars: number;
-  /** Chars through rtok. */
-  readonly rtokChars: number;
-  /** True when rtok changed it. */
-  readonly changed: boolean;
-  /** What the transcript holds. */
-  readonly recorded: "raw" | "rtok";
-  /** For a call recorded through rtok and replayed: whether the replay agrees. */
-  readonly agrees: boolean | null;
-  /** The archive id rtok's view points at. */
-  readonly archiveId: string | null;
-  /** Chars of the text rtok reads (a ledger row's raw chars). */
-  readonly rawTextChars: number;
-  /** Chars of rtok's replacement and added context (a ledger row's emitted chars). */
-  readonly viewTextChars: number;
-  /** Its used facts. */
-  readonly facts: FactCounts;
-  /** Why it was not replayed, or `null`. */
-  readonly skipped: string | null;
-}
+export type CallRow = Pick<
+  CallReplay,
+  | "session"
+  | "conversation"
+  | "id"
+  | "tool"
+  | "family"
+  | "subject"
+  | "at"
+  | "rawChars"
+  | "rtokChars"
+  | "changed"
+  | "recorded"
+  | "agrees"
+  | "archiveId"
+  | "rawTextChars"
+  | "viewTextChars"
+  | "facts"
+  | "skipped"
+>;
 
 /** The whole report. */
 export interface ReplayReport {
@@ -282,15 +262,6 @@ const _n = (n: number): string => Math.round(n).toLocaleString("en-US");
 const _pct = (part: number, whole: number): string =>
   whole === 0 ? "–" : `${(100 * part / whole).toFixed(1)} %`;
 
-function _rows(rows: readonly (readonly string[])[], indent: string): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) =>
-    indent + r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  ")
-      .trimEnd() +
-    "\n"
-  ).join("");
-}
-
 function _table(title: string, by: Record<string, ReplayTotals>, limit: number): string {
   const entries = Object.entries(by).sort((a, b) =>
     b[1].rawChars - a[1].rawChars || (a[0] < b[0] ? -1 : 1)
@@ -308,7 +279,7 @@ function _table(title: string, by: Record<string, ReplayTotals>, limit: number):
     _n(t.facts.located),
     _n(t.facts.unlocated),
   ];
-  return _rows([
+  return columns([
     [
       title,
       "calls",

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { parseArgs } from "node:util";
 import { familyOf, toolName } from "../core/command.ts";
 import { joinPath } from "../core/paths.ts";
 import { isRtokHookCommand, isRtokHttpHook } from "../claude/hooks_config.ts";
@@ -96,4 +97,63 @@ export function defaultRoot(): string {
   const config = Deno.env.get("CLAUDE_CONFIG_DIR");
   if (config) return joinPath(config, "projects");
   return joinPath(joinPath(Deno.env.get("HOME") ?? "", ".claude"), "projects");
+}
+
+/** What `rtok discover` and `rtok replay` are asked: where, since when, which project, how. */
+export interface TranscriptArgs {
+  /** The transcripts to read (absolute), the projects folder by default. */
+  readonly roots: readonly string[];
+  /** `--since`, read. */
+  readonly since: Date | null;
+  /** `--project`, absolute. */
+  readonly project: string | null;
+  /** `--format`. */
+  readonly format: "text" | "json";
+  /** `--help`. */
+  readonly help: boolean;
+  /** The command's own boolean flags, by name. */
+  readonly flags: Readonly<Record<string, boolean>>;
+}
+
+/** `args` read as both commands read them, with `flags` the command's own boolean flags. */
+export function transcriptArgs(
+  args: readonly string[],
+  flags: readonly string[] = [],
+): TranscriptArgs {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: {
+      since: { type: "string" },
+      project: { type: "string" },
+      format: { type: "string", default: "text" },
+      help: { type: "boolean", short: "h" },
+      ...Object.fromEntries(flags.map((f) => [f, { type: "boolean" as const }])),
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  const format = values.format;
+  if (format !== "text" && format !== "json") {
+    throw new TypeError(`--format "${format}": expected text or json`);
+  }
+  const v = values as Record<string, unknown>;
+  return {
+    roots: positionals.length ? positionals.map(absolutePath) : [defaultRoot()],
+    since: values.since === undefined ? null : parseSince(values.since),
+    project: values.project === undefined ? null : absolutePath(values.project),
+    format,
+    help: values.help === true,
+    flags: Object.fromEntries(flags.map((f) => [f, v[f] === true])),
+  };
+}
+
+/** The newest modification time of `paths` (epoch ms); a path that cannot be read counts as new. */
+export function newestMtime(paths: readonly string[]): number {
+  return Math.max(...paths.map((p) => {
+    try {
+      return Deno.statSync(p).mtime?.getTime() ?? Infinity;
+    } catch {
+      return Infinity;
+    }
+  }));
 }

@@ -11,7 +11,6 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
 import { groupSessions, transcriptFiles } from "../claude/transcript_files.ts";
 import { type HookCall, replaySession } from "../replay/replay.ts";
 import { dryHook } from "./_dry_hook.ts";
@@ -26,13 +25,15 @@ import {
   TranscriptReader,
 } from "../claude/transcript_stats.ts";
 import {
-  absolutePath,
   defaultRoot,
+  newestMtime,
   parseSince,
   rtokClassifier,
+  transcriptArgs,
   underProject,
 } from "./_transcripts.ts";
 import { print } from "./_io.ts";
+import { columns } from "../core/text.ts";
 
 export { defaultRoot, parseSince, rtokClassifier };
 
@@ -182,8 +183,7 @@ export async function discover(
   for (const group of groupSessions(files)) {
     const paths = [...(group.main ? [group.main] : []), ...group.agents];
     if (opts.since) {
-      const newest = Math.max(...paths.map(_mtime));
-      if (newest < opts.since.getTime()) continue;
+      if (newestMtime(paths) < opts.since.getTime()) continue;
     }
     const read = await _read(paths, group.session, classifier, skipped);
     if (!read) continue;
@@ -235,14 +235,6 @@ export async function discover(
 const _n = (n: number): string => n.toLocaleString("en-US");
 const _s = (n: number, one: string, many = `${one}s`): string => `${_n(n)} ${n === 1 ? one : many}`;
 
-function _mtime(path: string): number {
-  try {
-    return Deno.statSync(path).mtime?.getTime() ?? Infinity;
-  } catch {
-    return Infinity;
-  }
-}
-
 function _skippedLine(s: Skipped): string {
   const parts = [
     s.badLines ? _s(s.badLines, "line not JSON", "lines not JSON") : "",
@@ -258,34 +250,25 @@ function _skippedLine(s: Skipped): string {
   return `Skipped: ${parts.length ? parts.join(", ") : "nothing"}\n`;
 }
 
-function _rows(rows: readonly (readonly string[])[], indent: string): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) =>
-    indent + r.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join("  ")
-      .trimEnd() +
-    "\n"
-  ).join("");
-}
-
 function _totalsText(t: Totals): string {
   let out = "";
   const tools = Object.entries(t.byTool).sort((a, b) => b[1].chars - a[1].chars);
   if (tools.length) {
-    out += _rows([
+    out += columns([
       ["tool", "calls", "chars"],
       ...tools.map(([k, v]) => [k, _n(v.calls), _n(v.chars)]),
     ], "  ");
   }
   const fams = Object.entries(t.byFamily).sort((a, b) => b[1].chars - a[1].chars);
   if (fams.length) {
-    out += _rows([
+    out += columns([
       ["Bash family", "calls", "chars", "filter", "through rtok"],
       ...fams.map((
         [k, v],
       ) => [k, _n(v.calls), _n(v.chars), v.filtered ? "yes" : "no", _n(v.throughCalls)]),
     ], "  ");
   }
-  out += _rows([
+  out += columns([
     ["results", "calls", "chars"],
     ["through rtok", _n(t.through.calls), _n(t.through.chars)],
     ["not through rtok", _n(t.notThrough.calls), _n(t.notThrough.chars)],
@@ -299,7 +282,7 @@ function _totalsText(t: Totals): string {
       (w.unmeasured ? `; ${_s(w.unmeasured, "call")} of a family with no measured saving` : "") +
       "\n";
     out += "  calls rtok would have cut:\n";
-    out += _rows(
+    out += columns(
       [
         ["call", "family", "calls", "chars", "saved"],
         ...t.commands.slice(0, 10).map((c) => [
@@ -315,7 +298,7 @@ function _totalsText(t: Totals): string {
   }
   if (t.unfiltered.length) {
     out += "  costliest families with no filter:\n";
-    out += _rows(
+    out += columns(
       [
         ["family", "calls", "chars"],
         ...t.unfiltered.slice(0, 10).map((u) => [u.family, _n(u.calls), _n(u.chars)]),
@@ -356,30 +339,18 @@ export function discoverText(r: DiscoverReport): string {
 
 /** Runs `rtok discover`; returns the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    options: {
-      since: { type: "string" },
-      project: { type: "string" },
-      format: { type: "string", default: "text" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
-  if (values.help) {
+  const a = transcriptArgs(args);
+  if (a.help) {
     await print(DISCOVER_HELP);
     return 0;
   }
-  const format = values.format;
-  if (format !== "text" && format !== "json") {
-    throw new TypeError(`--format "${format}": expected text or json`);
-  }
-  const since = values.since === undefined ? null : parseSince(values.since);
-  const project = values.project === undefined ? null : absolutePath(values.project);
-  const roots = positionals.length ? positionals.map(absolutePath) : [defaultRoot()];
   await using hook = await dryHook();
-  const report = await discover(roots, { since, project }, rtokClassifier(), hook.call);
-  await print(format === "json" ? JSON.stringify(report, null, 2) + "\n" : discoverText(report));
+  const report = await discover(
+    a.roots,
+    { since: a.since, project: a.project },
+    rtokClassifier(),
+    hook.call,
+  );
+  await print(a.format === "json" ? JSON.stringify(report, null, 2) + "\n" : discoverText(report));
   return 0;
 }

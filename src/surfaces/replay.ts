@@ -8,7 +8,6 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
 import { groupSessions, type ListProblems, transcriptFiles } from "../claude/transcript_files.ts";
 import { replaySession } from "../replay/replay.ts";
 import { addSession, emptyReplayReport, type ReplayReport, replayText } from "../replay/report.ts";
@@ -16,13 +15,7 @@ import { dryHook } from "./_dry_hook.ts";
 import { rtokHome } from "../core/config.ts";
 import { joinPath } from "../core/paths.ts";
 import { archiveDir } from "../plugins/archive/archive.ts";
-import {
-  absolutePath,
-  defaultRoot,
-  parseSince,
-  rtokClassifier,
-  underProject,
-} from "./_transcripts.ts";
+import { newestMtime, rtokClassifier, transcriptArgs, underProject } from "./_transcripts.ts";
 import { print } from "./_io.ts";
 
 /** `rtok replay --help`. */
@@ -69,11 +62,8 @@ export async function replay(
   await using hook = await dryHook();
   for (const session of groupSessions(files)) {
     if (opts.since) {
-      const newest = Math.max(
-        ...[session.main, ...session.agents].filter((p) => p !== null)
-          .map((p) => _mtime(p!)),
-      );
-      if (newest < opts.since.getTime()) continue;
+      const paths = [...(session.main ? [session.main] : []), ...session.agents];
+      if (newestMtime(paths) < opts.since.getTime()) continue;
     }
     let s;
     try {
@@ -112,41 +102,19 @@ function _archiveReader(): (id: string) => Uint8Array | null {
   };
 }
 
-function _mtime(path: string): number {
-  try {
-    return Deno.statSync(path).mtime?.getTime() ?? Infinity;
-  } catch {
-    return Infinity;
-  }
-}
-
 /** Runs `rtok replay`; returns the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    options: {
-      since: { type: "string" },
-      project: { type: "string" },
-      format: { type: "string", default: "text" },
-      calls: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
-  if (values.help) {
+  const a = transcriptArgs(args, ["calls"]);
+  if (a.help) {
     await print(REPLAY_HELP);
     return 0;
   }
-  const format = values.format;
-  if (format !== "text" && format !== "json") {
-    throw new TypeError(`--format "${format}": expected text or json`);
-  }
-  const since = values.since === undefined ? null : parseSince(values.since);
-  const project = values.project === undefined ? null : absolutePath(values.project);
-  const roots = positionals.length ? positionals.map(absolutePath) : [defaultRoot()];
-  if (values.calls && format !== "json") throw new TypeError("--calls needs --format json");
-  const report = await replay(roots, { since, project, calls: values.calls ?? false });
-  await print(format === "json" ? JSON.stringify(report, null, 2) + "\n" : replayText(report));
+  if (a.flags.calls && a.format !== "json") throw new TypeError("--calls needs --format json");
+  const report = await replay(a.roots, {
+    since: a.since,
+    project: a.project,
+    calls: a.flags.calls,
+  });
+  await print(a.format === "json" ? JSON.stringify(report, null, 2) + "\n" : replayText(report));
   return 0;
 }
