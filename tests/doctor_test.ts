@@ -169,3 +169,35 @@ Deno.test({
     }
   },
 });
+
+Deno.test("rtok doctor says when the hooks' port or secret no longer match serve.json", async () => {
+  using box = sandbox();
+  Deno.mkdirSync(`${box.home}/.claude`, { recursive: true });
+  Deno.mkdirSync(box.rtokHome, { recursive: true });
+  const hook = (port: number, secret: string) => ({
+    type: "http",
+    url: `http://127.0.0.1:${port}/hook/claude`,
+    headers: { Authorization: `Bearer ${secret}` },
+  });
+  const write = (port: number, secret: string) =>
+    Deno.writeTextFileSync(
+      box.settings,
+      JSON.stringify({ hooks: { PostToolUse: [{ matcher: "*", hooks: [hook(port, secret)] }] } }),
+    );
+  Deno.writeTextFileSync(
+    `${box.rtokHome}/serve.json`,
+    JSON.stringify({ port: 40123, secret: "right", pid: 0, version: "0.1.0" }),
+  );
+  write(40123, "right");
+  match(line(await box.doctor(), "serve hooks"), /^ok .*port and secret match serve\.json$/);
+  write(40999, "right");
+  match(
+    line(await box.doctor(), "serve hooks"),
+    /^warn .*name port 40999, the server 40123: rtok init again$/,
+  );
+  write(40123, "stale");
+  match(
+    line(await box.doctor(), "serve hooks"),
+    /^warn .*a secret the server does not take: rtok init again$/,
+  );
+});

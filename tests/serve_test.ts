@@ -54,7 +54,9 @@ async function startServer(
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
       }),
     async [Symbol.asyncDispose]() {
-      child.kill("SIGTERM");
+      try {
+        child.kill("SIGTERM");
+      } catch { /* it stopped by itself */ }
       await lines.cancel();
       await child.stderr.cancel();
       await child.status;
@@ -534,4 +536,53 @@ Deno.test("rtok serve records a cut answered past the hooks' timeout as not deli
   ok(g.undelivered.savedTokens > 0);
   const text = await rtok(home, ["gain"]);
   match(text.out, /^lost {5}1 hook answer the host gave up on before it arrived/m);
+});
+
+Deno.test("rtok serve --stop stops the server serve.json names; a second says none answers", async () => {
+  using tmp = tempDir();
+  const home = `${tmp.path}/rtok`;
+  const server = await startServer(home, world(tmp.path));
+  try {
+    const r = await rtok(home, ["serve", "--stop"]);
+    strictEqual(r.code, 0, r.err);
+    strictEqual(r.out, `stopped rtok serve (pid ${server.state.pid})\n`);
+    strictEqual(await serverHealth(server.state, 300), null);
+    const again = await rtok(home, ["serve", "--stop"]);
+    strictEqual(again.out, "rtok serve: none answering\n");
+  } finally {
+    await server[Symbol.asyncDispose]();
+  }
+});
+
+Deno.test("rtok serve exits once its serve.json is gone or names another process", async (t) => {
+  for (
+    const [name, change] of [
+      [
+        "serve.json removed (RTOK_HOME deleted)",
+        (home: string) => Deno.removeSync(home, { recursive: true }),
+      ],
+      ["serve.json names another process", (home: string) => {
+        const s = JSON.parse(Deno.readTextFileSync(`${home}/serve.json`));
+        Deno.writeTextFileSync(`${home}/serve.json`, JSON.stringify({ ...s, pid: s.pid + 1 }));
+      }],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      using tmp = tempDir();
+      const home = `${tmp.path}/rtok`;
+      const server = await startServer(home, world(tmp.path));
+      try {
+        ok(await serverHealth(server.state, 500));
+        change(home);
+        let gone = false;
+        for (let i = 0; i < 50 && !gone; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          gone = (await serverHealth(server.state, 200)) === null;
+        }
+        ok(gone, "the server still answers");
+      } finally {
+        await server[Symbol.asyncDispose]();
+      }
+    });
+  }
 });

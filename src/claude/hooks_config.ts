@@ -21,6 +21,8 @@ export interface ListedHook {
   readonly event: string;
   /** Its group's matcher, or `null` when the group has none. */
   readonly matcher: string | null;
+  /** For an HTTP hook, the bearer secret its `Authorization` header sends, when it sends one. */
+  readonly secret?: string;
   /** The shell command, or for an HTTP hook `POST <url>`. */
   readonly command: string;
   /** For an HTTP hook, its URL. */
@@ -286,7 +288,18 @@ export function listHooks(settings: Settings): ListedHook[] {
       for (const hook of group.hooks) {
         const matcher = group.matcher ?? null;
         if (hook.type === "http" && typeof hook.url === "string") {
-          list.push({ event, matcher, command: `POST ${hook.url}`, url: hook.url });
+          const headers = hook.headers as Record<string, unknown> | undefined;
+          const auth = headers && typeof headers === "object"
+            ? Object.entries(headers).find(([k]) => k.toLowerCase() === "authorization")?.[1]
+            : undefined;
+          const secret = typeof auth === "string" ? /^Bearer (\S+)$/.exec(auth)?.[1] : undefined;
+          list.push({
+            event,
+            matcher,
+            command: `POST ${hook.url}`,
+            url: hook.url,
+            ...(secret ? { secret } : {}),
+          });
         } else if (typeof hook.command === "string") {
           list.push({ event, matcher, command: hook.command });
         }

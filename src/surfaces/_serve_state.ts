@@ -99,3 +99,24 @@ export async function serverHealth(
 export async function serverAnswers(state: ServeState, timeoutMs = 500): Promise<boolean> {
   return await serverHealth(state, timeoutMs) !== null;
 }
+
+/**
+ * Stops the server `home`'s serve.json names, when it answers as that process: a message
+ * saying so, or `null` when none was running.
+ */
+export async function stopServer(home: string, waitMs = 3_000): Promise<string | null> {
+  const state = readServeState(home);
+  if (!state?.pid) return null;
+  // Only the server serve.json names, and only while it answers as that process.
+  if ((await serverHealth(state))?.pid !== state.pid) return null;
+  try {
+    Deno.kill(state.pid, "SIGTERM");
+  } catch {
+    return null;
+  }
+  const until = Date.now() + waitMs;
+  while (Date.now() < until && await serverAnswers(state, 100)) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return `stopped rtok serve (pid ${state.pid})`;
+}

@@ -24,6 +24,7 @@ import { DAMAGED_SUFFIX, Store, storePath } from "../core/store.ts";
 import { archiveDir } from "../plugins/archive/archive.ts";
 import { print } from "./_io.ts";
 import { VERSION } from "./_help.ts";
+import { readServeState, type ServeState } from "./_serve_state.ts";
 
 /** How long the installed hook gets to answer the probe. */
 const _HOOK_TIMEOUT_MS = 5_000;
@@ -139,6 +140,7 @@ export async function main(args: readonly string[]): Promise<number> {
 
   checks.push(..._stateChecks());
   checks.push(await _serverCheck());
+  checks.push(..._serverHooksCheck(files));
   checks.push(..._rivals(files));
   checks.push(...await _hostChecks(invocation, cwd));
 
@@ -217,7 +219,6 @@ async function _settingsFiles(
 // The PreToolUse hook on HTTP: the same event, posted with the secret from serve.json.
 async function _probeUrl(url: string, cwd: string): Promise<_Check> {
   const label = "hook answers";
-  const { readServeState } = await import("./_serve_state.ts");
   let secret = "";
   try {
     secret = readServeState(rtokHome())?.secret ?? "";
@@ -349,7 +350,7 @@ async function _serverCheck(): Promise<_Check> {
   } catch {
     return { status: "ok", label, detail: "not in use (no RTOK_HOME)" };
   }
-  const { readServeState, serverHealth } = await import("./_serve_state.ts");
+  const { serverHealth } = await import("./_serve_state.ts");
   const state = readServeState(home);
   if (state === null) return { status: "ok", label, detail: "not in use (no serve.json)" };
   const where = `127.0.0.1:${state.port}`;
@@ -377,6 +378,55 @@ async function _serverCheck(): Promise<_Check> {
     label,
     detail: `rtok serve answers on ${where} (pid ${health.pid}, rtok ${health.version}, ${took})`,
   };
+}
+
+// rtok's HTTP hooks in each settings file against serve.json: a port or a secret that no longer
+// matches sends every hook to no server (the tools run unchanged).
+function _serverHooksCheck(
+  files: readonly { readonly path: string; readonly hooks: readonly ListedHook[] | null }[],
+): _Check[] {
+  const label = "serve hooks";
+  let state: ServeState | null = null;
+  try {
+    state = readServeState(rtokHome());
+  } catch { /* no home: nothing to compare */ }
+  const out: _Check[] = [];
+  for (const f of files) {
+    const hooks = (f.hooks ?? []).filter((h) => h.url !== undefined && isRtokListed(h));
+    if (hooks.length === 0) continue;
+    if (state === null) {
+      out.push({
+        status: "warn",
+        label,
+        detail:
+          `${f.path}: rtok's hooks name a server, but there is no serve.json: rtok init again`,
+      });
+      continue;
+    }
+    const ports = [...new Set(hooks.map((h) => Number(new URL(h.url!).port)))];
+    const wrongPort = ports.filter((p) => p !== state!.port);
+    const wrongSecret = hooks.some((h) => h.secret !== state!.secret);
+    if (wrongPort.length) {
+      out.push({
+        status: "warn",
+        label,
+        detail: `${f.path}: rtok's hooks name port ${
+          wrongPort.join(", ")
+        }, the server ${state.port}: rtok init again`,
+      });
+    }
+    if (wrongSecret) {
+      out.push({
+        status: "warn",
+        label,
+        detail: `${f.path}: rtok's hooks send a secret the server does not take: rtok init again`,
+      });
+    }
+    if (!wrongPort.length && !wrongSecret) {
+      out.push({ status: "ok", label, detail: `${f.path}: port and secret match serve.json` });
+    }
+  }
+  return out;
 }
 
 /** The store takes a write; `$RTOK_HOME`, the archive and the spool are writable. */

@@ -33,7 +33,7 @@ import {
   freePort,
   newSecret,
   readServeState,
-  serverHealth,
+  stopServer,
   writeServeState,
 } from "./_serve_state.ts";
 import { VERSION } from "./_help.ts";
@@ -217,21 +217,11 @@ async function _startServer(): Promise<string> {
 
 // An uninstall leaves no server behind: one that answers is stopped.
 async function _stopServer(): Promise<string | null> {
-  let state;
   try {
-    state = readServeState(rtokHome());
+    return await stopServer(rtokHome());
   } catch {
     return null;
   }
-  if (!state?.pid) return null;
-  // Only the server serve.json names, and only while it answers as that process.
-  if ((await serverHealth(state))?.pid !== state.pid) return null;
-  try {
-    Deno.kill(state.pid, "SIGTERM");
-  } catch {
-    return null;
-  }
-  return `stopped rtok serve (pid ${state.pid})`;
 }
 
 // The server the hooks will name: its port and secret kept in serve.json, made now when there

@@ -19,6 +19,7 @@ import {
   serverAnswers,
   serverHealth,
   type ServeState,
+  stopServer,
   writeServeState,
 } from "./_serve_state.ts";
 import { wholeNumber } from "./_flags.ts";
@@ -34,7 +35,7 @@ import { print, warn } from "./_io.ts";
 /** `rtok serve --help`. */
 export const SERVE_HELP = `rtok serve: the Claude Code hook as a resident server on loopback
 
-Usage: rtok serve [--port N] [--idle-minutes M] [--timeout S] [--ensure]
+Usage: rtok serve [--port N] [--idle-minutes M] [--timeout S] [--ensure | --stop]
 
   POST /hook/claude   one hook event (the JSON Claude Code sends); the answer as
                       rtok hook claude prints it ({} for none)
@@ -55,8 +56,10 @@ Both need "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
   --ensure            start one, detached, unless one of this version answers
                       (another version's is stopped first), and return once it
                       answers (for a SessionStart hook)
+  --stop              stop the server serve.json names, and return once it is gone
 
-A second rtok serve while one answers says so and exits 0.
+A second rtok serve while one answers says so and exits 0. A server exits by itself
+once its serve.json is gone (RTOK_HOME removed) or names another process.
 `;
 
 // The body, at most MAX_HOOK_INPUT bytes and within `ms`; `null` past either.
@@ -103,6 +106,7 @@ export async function main(args: readonly string[]): Promise<number> {
       "idle-minutes": { type: "string" },
       timeout: { type: "string" },
       ensure: { type: "boolean" },
+      stop: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -117,6 +121,10 @@ export async function main(args: readonly string[]): Promise<number> {
   const before = readServeState(home);
   // The port the hooks in the settings name: the last one, unless another is asked for.
   const port = wholeNumber("--port", values.port ?? String(before?.port ?? 0), 0, 65535);
+  if (values.stop) {
+    await print(`${await stopServer(home) ?? "rtok serve: none answering"}\n`);
+    return 0;
+  }
   if (values.ensure) return await _ensure(home, before, args.filter((a) => a !== "--ensure"));
   if (before && await serverAnswers(before)) {
     await print(`rtok serve: already answering on port ${before.port} (pid ${before.pid})\n`);
@@ -219,9 +227,15 @@ export async function main(args: readonly string[]): Promise<number> {
   });
   const addr = server.addr as Deno.NetAddr;
   writeServeState(home, { port: addr.port, secret, pid: Deno.pid, version: VERSION });
+  // A server whose serve.json is gone (its RTOK_HOME removed) or names another process (a new
+  // one took over) answers for no one: it goes.
+  const watchdog = setInterval(() => {
+    if (readServeState(home)?.pid !== Deno.pid) stop.abort();
+  }, _WATCH_MS);
   await print(`rtok serve: answering on 127.0.0.1:${addr.port} (pid ${Deno.pid})\n`);
   await server.finished;
   clearTimeout(idle);
+  clearInterval(watchdog);
   return 0;
 }
 
@@ -265,6 +279,9 @@ async function _ensure(
 }
 
 function _noop(): void {}
+
+/** How often a server checks that serve.json still names it. */
+const _WATCH_MS = 1_000;
 
 // A positive number of seconds, decimals allowed (`0.5`).
 function _seconds(flag: string, text: string): number {
