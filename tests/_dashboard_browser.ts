@@ -5,7 +5,7 @@
  * stdin, one JSON answer a line on stdout.
  *
  * Commands: `{"op":"open","url":…}`, `{"op":"read"}`, `{"op":"mark"}`,
- * `{"op":"waitRuns","n":…}`, `{"op":"waitStatus","has":…}`, `{"op":"screenshot","path":…}`, `{"op":"close"}`.
+ * `{"op":"waitRuns","n":…}`, `{"op":"waitStatus","has":…}` or `{"op":"waitStatus","lacks":…}`, `{"op":"screenshot","path":…}`, `{"op":"close"}`.
  *
  * @module
  */
@@ -112,8 +112,19 @@ async function answer(cmd: Record<string, unknown>): Promise<unknown> {
     }
     case "waitStatus": {
       const deadline = Date.now() + 20_000;
-      while (!(await page.evaluate(READ) as Snapshot).status.includes(String(cmd.has))) {
-        if (Date.now() > deadline) throw new Error(`the status never said ${cmd.has}`);
+      // `has`: wait until the status says it; `lacks`: until it no longer does.
+      const done = (status: string) =>
+        cmd.lacks === undefined
+          ? status.includes(String(cmd.has))
+          : !status.includes(String(cmd.lacks));
+      while (!done((await page.evaluate(READ) as Snapshot).status)) {
+        if (Date.now() > deadline) {
+          throw new Error(
+            cmd.lacks === undefined
+              ? `the status never said ${cmd.has}`
+              : `the status kept saying ${cmd.lacks}`,
+          );
+        }
         await new Promise((r) => setTimeout(r, 100));
       }
       return { ok: true };

@@ -5,6 +5,7 @@ import {
   drain,
   gitInit,
   ledger,
+  measurement,
   pointerId,
   rtok,
   run,
@@ -12,6 +13,8 @@ import {
   tempDir,
 } from "./_helpers.ts";
 import { VERSION } from "../src/surfaces/_help.ts";
+import { Store } from "../src/core/store.ts";
+import { insertRun } from "../src/plugins/measure/ledger.ts";
 import { CHARS_PER_TOKEN } from "../src/core/tokens.ts";
 
 Deno.test("rtok with no arguments or --help prints the command list", async () => {
@@ -265,6 +268,22 @@ Deno.test("rtok gain --history, --daily, --weekly, --monthly and --failures repo
       strictEqual(rows[0].runs, 2);
     });
   }
+  await t.step(
+    "exit: a hook's run has none of its own, a command killed shows signal",
+    async () => {
+      drain(tmp.path);
+      const store = Store.open(`${tmp.path}/rtok.db`);
+      insertRun(store, measurement({ surface: "hook", command: "Grep foo", exitCode: null }), 90);
+      insertRun(store, measurement({ command: "sleep 9", exitCode: null }), 90);
+      store.close();
+      const text = (await rtok(tmp.path, ["gain", "--history"])).out;
+      const exit = (command: string) =>
+        text.split("\n").find((l) => l.includes(command))?.trim().split(/\s+/).at(-1);
+      strictEqual(exit("Grep foo"), "-", text);
+      strictEqual(exit("sleep 9"), "signal", text);
+      strictEqual(exit("echo one"), "0", text);
+    },
+  );
   await t.step("failures, none yet", async () => {
     strictEqual(
       (await rtok(tmp.path, ["gain", "--failures"])).out,

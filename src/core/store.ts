@@ -5,7 +5,7 @@
  * @module
  */
 
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { joinPath, parentDir, pathExists } from "./paths.ts";
 import { type Migration, MIGRATIONS } from "./migrations.ts";
 
@@ -79,7 +79,7 @@ export class Store {
   static #open(path: string, migrations: readonly Migration[], healed: string | null): Store {
     let db: DatabaseSync | undefined;
     try {
-      Deno.mkdirSync(parentDir(path), { recursive: true, mode: 0o700 });
+      if (path !== ":memory:") Deno.mkdirSync(parentDir(path), { recursive: true, mode: 0o700 });
       db = new DatabaseSync(path);
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA synchronous = NORMAL`);
       const store = new Store(db, path, healed);
@@ -153,6 +153,48 @@ export class Store {
       release();
     }
   }
+  /**
+   * A store in memory holding this one's rows: rows added to it never reach the file. A reader
+   * that must count what is not in the file yet (the spool) adds it there. Each table this
+   * rtok's migrations make is copied, by the columns both sides have; a full-text index is
+   * left empty.
+   */
+  copyInMemory(migrations: readonly Migration[] = MIGRATIONS): Store {
+    const copy = Store.#open(":memory:", migrations, null);
+    // Row by row: Deno's SQLite allows no ATTACH.
+    try {
+      const names = (db: DatabaseSync) =>
+        db.prepare(
+          `SELECT name FROM sqlite_master AS t WHERE type = 'table'
+             AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'
+             AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'
+             AND NOT EXISTS (SELECT 1 FROM sqlite_master AS v WHERE v.type = 'table'
+               AND v.sql LIKE 'CREATE VIRTUAL TABLE%' AND t.name LIKE v.name || '\\_%' ESCAPE '\\')`,
+        ).all().map((r) => String((r as { name: string }).name));
+      const columns = (db: DatabaseSync, table: string) =>
+        db.prepare("SELECT name FROM pragma_table_info(?)").all(table)
+          .map((r) => String((r as { name: string }).name));
+      const theirs = new Set(names(this.db));
+      copy.write((db) => {
+        for (const t of names(db).filter((n) => theirs.has(n))) {
+          const have = new Set(columns(this.db, t));
+          const both = columns(db, t).filter((c) => have.has(c)).map((c) => `"${c}"`);
+          const insert = db.prepare(
+            `INSERT INTO "${t}" (${both.join(", ")}) VALUES (${both.map(() => "?").join(", ")})`,
+          );
+          const rows = this.db.prepare(`SELECT ${both.join(", ")} FROM "${t}"`);
+          for (const row of rows.iterate()) {
+            insert.run(...(Object.values(row as object) as SQLInputValue[]));
+          }
+        }
+      });
+      return copy;
+    } catch (e) {
+      copy.close();
+      throw new Error(`Cannot copy store "${this.path}": ${(e as Error).message}`);
+    }
+  }
+
   /** Runs `fn` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws. */
   write<T>(fn: (db: DatabaseSync) => T): T {
     this.db.exec("BEGIN IMMEDIATE");

@@ -231,3 +231,36 @@ Deno.test({
     Deno.removeSync(dir, { recursive: true });
   },
 });
+
+Deno.test({
+  name: "Store.copyInMemory() holds the file's rows, and rows added to it never reach the file",
+  permissions: perms,
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    const path = join(dir, "rtok.db");
+    const file = Store.open(path);
+    file.db.exec(
+      `INSERT INTO expands (ts, archive_id, surface) VALUES (1, 'aaaaaaaaaaaa', 'cli'),
+         (2, 'bbbbbbbbbbbb', 'hook')`,
+    );
+    file.close();
+    const reader = Store.openReadOnly(path)!;
+    const copy = reader.copyInMemory();
+    reader.close();
+    const rows = (s: Store) =>
+      s.db.prepare("SELECT ts, archive_id, surface FROM expands ORDER BY ts").all()
+        .map((r) => ({ ...r }));
+    deepStrictEqual(rows(copy), [
+      { ts: 1, archive_id: "aaaaaaaaaaaa", surface: "cli" },
+      { ts: 2, archive_id: "bbbbbbbbbbbb", surface: "hook" },
+    ]);
+    deepStrictEqual(copy.appliedMigrations(), MIGRATIONS.map((m) => m.version));
+    copy.db.exec("INSERT INTO expands (ts, archive_id, surface) VALUES (3, 'cccccccccccc', 'cli')");
+    strictEqual(rows(copy).length, 3);
+    copy.close();
+    const again = Store.openReadOnly(path)!;
+    strictEqual(rows(again).length, 2);
+    again.close();
+    Deno.removeSync(dir, { recursive: true });
+  },
+});

@@ -8,7 +8,9 @@
 
 import { parseArgs } from "node:util";
 import type { Config } from "../core/config.ts";
-import { parseSpool, spoolPath } from "../core/spool.ts";
+import { parseSpool, type SpoolEntry, spoolPath } from "../core/spool.ts";
+import { ingestLedger } from "../plugins/measure/ledger.ts";
+import { ingestArchive } from "../plugins/archive/mod.ts";
 import { Store, storePath } from "../core/store.ts";
 import {
   type FailureRow,
@@ -42,7 +44,7 @@ few seconds. Its figures are those of rtok gain --format json (GET /api/gain ret
 them, with --graph's, --sessions', --history's and --failures' JSON). The store is
 read, never written: a run waits in the spool until the next rtok gain, or the run
 that finds the spool past [ledger] spool_kb (64 by default), moves it in; the page
-counts those waiting. With spool_kb = 0 in config.toml each run lands at once.
+counts those waiting in its figures all the same, from a copy in memory.
 
   --host          the address to listen on (default 127.0.0.1); another than a loopback
                   address needs --allow-remote
@@ -71,8 +73,9 @@ export interface DashboardData {
   /** True when no run and no proxy request is recorded (or there is no store yet). */
   readonly empty: boolean;
   /**
-   * Runs waiting in the spool, not yet in the ledger (and so not in these figures): the next
-   * `rtok gain`, or the run that finds the spool past `spool_kb`, moves them in.
+   * Runs waiting in the spool, not yet in the ledger file: counted in these figures (from a
+   * copy in memory); the next `rtok gain`, or the run that finds the spool past `spool_kb`,
+   * moves them into the file.
    */
   readonly spooledRuns: number;
   /** What to say when `empty`: `rtok gain`'s own line. */
@@ -115,12 +118,14 @@ export function dashboardData(src: DashboardSource, now: Date = new Date()): Das
     at: now.toISOString(),
     pollMs: POLL_MS,
     nothingYet: NOTHING_YET,
-    spooledRuns: src.home === null ? 0 : spooledRuns(src.home),
   };
-  const store = Store.openReadOnly(src.ledger);
+  const waiting = src.home === null ? [] : spooledEntries(src.home);
+  const runs = waiting.filter((e) => e.kind === "measure.run").length;
+  const store = _withSpool(Store.openReadOnly(src.ledger), waiting, src.config);
   if (store === null) {
     return {
       ...base,
+      spooledRuns: runs,
       empty: true,
       gain: null,
       graph: null,
@@ -133,6 +138,7 @@ export function dashboardData(src: DashboardSource, now: Date = new Date()): Das
     const report = gainReport(store, src.scope, src.home, src.config, src.warn);
     return {
       ...base,
+      spooledRuns: runs,
       empty: report.summary.runs === 0 && report.proxy.requests === 0,
       gain: gainJson(report),
       graph: gainGraph(store, src.scope, now),
@@ -147,12 +153,52 @@ export function dashboardData(src: DashboardSource, now: Date = new Date()): Das
 
 /** How many runs wait in the spool at `home`; 0 when there is none or it cannot be read. */
 export function spooledRuns(home: string): number {
+  return spooledEntries(home).filter((e) => e.kind === "measure.run").length;
+}
+
+/** The ledger's and the archive's entries waiting in the spool at `home`; none when unreadable. */
+export function spooledEntries(home: string): SpoolEntry[] {
   try {
     const { entries } = parseSpool(Deno.readTextFileSync(spoolPath(home)));
-    return entries.filter((e) => e.kind === "measure.run").length;
+    return entries.filter((e) => e.kind.startsWith("measure.") || e.kind.startsWith("archive."));
   } catch {
-    return 0;
+    return [];
   }
+}
+
+// The store with the spool's rows added, in a copy in memory: the page counts every run while
+// the file stays untouched. With nothing waiting, the store itself. An entry the ledger would
+// not take (a crash mid-write) is left out, as a drain would leave it.
+function _withSpool(
+  store: Store | null,
+  waiting: readonly SpoolEntry[],
+  config: Config,
+): Store | null {
+  if (!waiting.length) return store;
+  let copy: Store;
+  try {
+    copy = store === null ? Store.open(":memory:") : store.copyInMemory();
+  } finally {
+    store?.close();
+  }
+  const days = config.ledger.retentionDays;
+  const ledger = waiting.filter((e) => e.kind.startsWith("measure."));
+  copy.write((db) => {
+    try {
+      db.exec("SAVEPOINT spool");
+      ingestLedger(db, ledger, days);
+      db.exec("RELEASE spool");
+    } catch {
+      db.exec("ROLLBACK TO spool; RELEASE spool");
+      for (const e of ledger) {
+        try {
+          ingestLedger(db, [e], days);
+        } catch { /* not a record: skipped */ }
+      }
+    }
+    ingestArchive(waiting.filter((e) => e.kind.startsWith("archive.")), copy);
+  });
+  return copy;
 }
 
 /** `text` with `&`, `<`, `>`, `"` and `'` as character references: safe in text and attributes. */

@@ -357,9 +357,29 @@ function proxy(g) {
       ),
       card("estimatedTokensSaved", "tokens cut (estimated)", p.estimatedTokensSaved),
       money
-        ? card("spentUsd", "spent", money.spentUsd, usd(money.spentUsd), "real usage × list prices")
+        ? card(
+          "spentUsd",
+          "spent",
+          money.spentUsd,
+          usd(money.spentUsd),
+          money.spentUsd === null
+            ? "no model has a price"
+            : money.unpriced.length
+            ? "priced models only × list prices"
+            : "real usage × list prices",
+        )
         : null,
-      money ? card("savedUsd", "saved", money.savedUsd, usd(money.savedUsd), "estimated") : null,
+      money
+        ? card(
+          "savedUsd",
+          "saved",
+          money.savedUsd,
+          usd(money.savedUsd),
+          money.unpriced.length && money.savedUsd !== null
+            ? "estimated, priced models only"
+            : "estimated",
+        )
+        : null,
     ),
     table(
       "model-table",
@@ -431,7 +451,10 @@ function history(rows) {
             num(r.emittedTokens, null, "emittedTokens"),
             txt(r.passthrough ? "passthrough" : r.stage, "stage"),
             txt(r.archiveId ?? "", "archiveId"),
-            txt(r.exitCode === null ? "signal" : String(r.exitCode), "exitCode"),
+            txt(
+              r.exitCode !== null ? String(r.exitCode) : r.surface === "cli" ? "signal" : "-",
+              "exitCode",
+            ),
           )
         ),
       )
@@ -521,7 +544,7 @@ async function refresh() {
       }
       const waiting = data.spooledRuns
         ? " · " + data.spooledRuns + " run" + (data.spooledRuns === 1 ? "" : "s") +
-          " not in the ledger yet (rtok gain moves them in)"
+          " from the spool counted (not in the ledger file yet)"
         : "";
       status("live", "updated " + new Date(data.at).toLocaleTimeString() + waiting, data.at);
     }

@@ -40,8 +40,21 @@ const NONE = `${ROOT}/none`;
   Deno.writeTextFileSync(
     `${FILLED}/spool.jsonl`,
     [
-      { kind: "measure.run", ts: 1, data: {} },
+      // git status: 1550 chars → 500 tokens in, 155 → 50 out.
+      {
+        kind: "measure.run",
+        ts: Date.now(),
+        data: {
+          ...measurement({
+            family: "git status",
+            command: "git status",
+            rawChars: 1550,
+            emittedChars: 155,
+          }),
+        },
+      },
       { kind: "measure.call", ts: 2, data: {} },
+      // Not a record: a drain would not take it, nor does the page.
       { kind: "measure.run", ts: 3, data: {} },
     ].map((e) => JSON.stringify(e)).join("\n") + "\nnot json\n",
   );
@@ -104,18 +117,23 @@ Deno.test({
     strictEqual(data.empty, false);
     strictEqual(data.ledger, storePath(FILLED));
     strictEqual(data.gain.estimated, true);
-    strictEqual(data.gain.runs, 2);
-    strictEqual(data.gain.rawTokens, 1000 + 100);
-    strictEqual(data.gain.savedTokens, 900 + 90);
+    // The spooled git status is counted; the file still holds two runs.
+    strictEqual(data.gain.runs, 3);
+    strictEqual(data.gain.rawTokens, 1000 + 100 + 500);
+    strictEqual(data.gain.savedTokens, 900 + 90 + 450);
     deepStrictEqual(data.gain.commands.map((c: { command: string }) => c.command), [
       "git log",
+      "git status",
       "ls",
     ]);
+    const file = Store.openReadOnly(storePath(FILLED))!;
+    strictEqual(Number(file.db.prepare("SELECT count(*) AS n FROM runs").get()!.n), 2);
+    file.close();
     strictEqual(data.gain.proxy.real, true);
     strictEqual(data.graph.days.length, 30);
-    strictEqual(data.graph.days.at(-1).cli, 990);
-    strictEqual(data.history.length, 2);
-    strictEqual(data.history[0].command, `ls '<img src=x onerror="alert(1)">'`);
+    strictEqual(data.graph.days.at(-1).cli, 990 + 450);
+    strictEqual(data.history.length, 3);
+    strictEqual(data.history[0].command, "git status");
     deepStrictEqual(data.failures, []);
     strictEqual(data.spooledRuns, 2);
   },

@@ -195,8 +195,16 @@ function moneyText(c: ProxyCost): string {
         s.asOf ? `, as of ${s.asOf}` : ""
       }: ${s.source}`
     ),
-    `spent    ${formatUsd(c.spentUsd)} (real usage × list prices)`,
-    `raw      ${formatUsd(c.savedUsd)} more had the compressed results gone raw (estimated)`,
+    c.spentUsd === null
+      ? "spent    unknown (no model above has a price)"
+      : `spent    ${formatUsd(c.spentUsd)} (real usage × list prices${
+        unpriced.length ? "; the priced models only" : ""
+      })`,
+    c.savedUsd === null
+      ? "raw      unknown more had the compressed results gone raw"
+      : `raw      ${formatUsd(c.savedUsd)} more had the compressed results gone raw (estimated${
+        unpriced.length ? "; the priced models only" : ""
+      })`,
     ...(unpriced.length
       ? [
         `no price for ${unpriced.join(", ")}: its tokens are above, its cost unknown`,
@@ -425,7 +433,9 @@ function historyText(rows: readonly HistoryRow[]): string {
       human(r.emittedTokens),
       r.passthrough ? "passthrough" : r.stage,
       r.archiveId ?? "",
-      r.exitCode === null ? "signal" : String(r.exitCode),
+      // Only a command rtok ran can have died by a signal; a hook's or the proxy's run has no
+      // exit code of its own.
+      r.exitCode !== null ? String(r.exitCode) : r.surface === "cli" ? "signal" : "-",
     ]),
     2,
   );

@@ -47,19 +47,24 @@ export const archivePlugin: Plugin = {
     return null;
   },
   ingest(entries: readonly SpoolEntry[], store: Store): void {
-    const kept = entries.filter((e) => e.kind === "archive.keep").map((e) => e.data)
-      .filter(_isRow);
-    if (kept.length) _indexKept(store, kept);
-    const insert = store.db.prepare(
-      "INSERT INTO expands (ts, archive_id, surface) VALUES (?, ?, ?)",
-    );
-    for (const e of entries) {
-      const { archiveId, surface } = e.data as { archiveId?: unknown; surface?: unknown };
-      if (e.kind !== "archive.expand" || typeof archiveId !== "string") continue;
-      insert.run(e.ts, archiveId, typeof surface === "string" ? surface : "hook");
-    }
+    ingestArchive(entries, store);
   },
 };
+
+/** Applies spooled `archive.keep` and `archive.expand` entries to `store`. */
+export function ingestArchive(entries: readonly SpoolEntry[], store: Store): void {
+  const kept = entries.filter((e) => e.kind === "archive.keep").map((e) => e.data)
+    .filter(_isRow);
+  if (kept.length) _indexKept(store, kept);
+  const insert = store.db.prepare(
+    "INSERT INTO expands (ts, archive_id, surface) VALUES (?, ?, ?)",
+  );
+  for (const e of entries) {
+    const { archiveId, surface } = e.data as { archiveId?: unknown; surface?: unknown };
+    if (e.kind !== "archive.expand" || typeof archiveId !== "string") continue;
+    insert.run(e.ts, archiveId, typeof surface === "string" ? surface : "hook");
+  }
+}
 
 // A deferred index row as `keepFile` made it; anything else in the spool is skipped.
 function _isRow(

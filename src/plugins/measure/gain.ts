@@ -128,8 +128,13 @@ export interface HistoryRow {
   readonly lossy: boolean;
   /** The archive id, when the raw bytes were kept. */
   readonly archiveId: string | null;
-  /** The tool's exit code. */
+  /**
+   * The tool's exit code; `null` for a command killed by a signal, and for a run of a surface
+   * that sees no exit code (a hook's tool result, the proxy's).
+   */
   readonly exitCode: number | null;
+  /** The surface that recorded it (`cli`, `hook`, `mcp`, `proxy`). */
+  readonly surface: string;
   /** Wall time, milliseconds. */
   readonly elapsedMs: number;
   /** Why it was not filtered, when it was not. */
@@ -262,7 +267,8 @@ export function gainHistory(store: Store, scope: Scope, limit: number): HistoryR
   const w = where(scope);
   const rows = store.db.prepare(
     `SELECT ts, command, family, raw_tokens, emitted_tokens, stage, lossy, archive_id, exit_code,
-       elapsed_ms, passthrough FROM runs ${_delivered(w.sql)} ORDER BY ts DESC, id DESC LIMIT ?`,
+       surface, elapsed_ms, passthrough FROM runs ${_delivered(w.sql)}
+     ORDER BY ts DESC, id DESC LIMIT ?`,
   ).all(...w.params, limit) as Record<string, unknown>[];
   return rows.map((r) => ({
     time: new Date(Number(r.ts)).toISOString(),
@@ -274,6 +280,7 @@ export function gainHistory(store: Store, scope: Scope, limit: number): HistoryR
     lossy: Number(r.lossy) === 1,
     archiveId: r.archive_id === null ? null : String(r.archive_id),
     exitCode: r.exit_code === null ? null : Number(r.exit_code),
+    surface: String(r.surface),
     elapsedMs: Number(r.elapsed_ms),
     passthrough: r.passthrough === null ? null : String(r.passthrough),
   }));

@@ -53,10 +53,13 @@ export interface ProxyCost {
   readonly sources: readonly PriceSource[];
   /** Per provider and model, most spent first; unpriced models last. */
   readonly models: readonly ModelCost[];
-  /** Σ spent over the priced models (real usage). */
-  readonly spentUsd: number;
-  /** Σ saved over the priced models (estimated). */
-  readonly savedUsd: number;
+  /**
+   * Σ spent over the priced models (real usage); `null` when no model has a price: a sum of
+   * nothing known is not $0.00. See {@linkcode ProxyCost.unpriced} for what it leaves out.
+   */
+  readonly spentUsd: number | null;
+  /** Σ saved over the priced models (estimated); `null` when no model has a price. */
+  readonly savedUsd: number | null;
   /**
    * The models with no price or with a request in a band of unknown rates (their cost unknown);
    * `""` is a response that named none.
@@ -134,8 +137,9 @@ export function proxyCost(store: Store, table: PriceTable): ProxyCost {
     (b.spentUsd ?? -1) - (a.spentUsd ?? -1) || b.requests - a.requests ||
     a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model)
   );
+  const anyPriced = models.some((m) => m.spentUsd !== null);
   const sum = (f: (m: ModelCost) => number | null) =>
-    _round6(models.reduce((a, m) => a + (f(m) ?? 0), 0));
+    anyPriced ? _round6(models.reduce((a, m) => a + (f(m) ?? 0), 0)) : null;
   return {
     currency: "USD",
     sources: table.sources,

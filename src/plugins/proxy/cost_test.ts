@@ -410,8 +410,11 @@ Deno.test({
     }
     const before = await rtok(home.path, ["gain"]);
     strictEqual(before.code, 0, before.err);
-    match(before.out, /spent\s+\$0\.0619 \(real usage × list prices\)/);
-    match(before.out, /raw\s+\$0\.0103 more had the compressed results gone raw \(estimated\)/);
+    match(before.out, /spent\s+\$0\.0619 \(real usage × list prices; the priced models only\)/);
+    match(
+      before.out,
+      /raw\s+\$0\.0103 more had the compressed results gone raw \(estimated; the priced models only\)/,
+    );
     match(before.out, /claude-mystery-9\s+1\s+unknown\s+500\s+0\s+unknown\s+-\n/);
     match(before.out, /no price for claude-mystery-9: its tokens are above, its cost unknown/);
     Deno.writeTextFileSync(
@@ -442,5 +445,29 @@ Deno.test({
       /\[plugins\.proxy\.prices\.gpt-4o\] input: expected a number ≥ 0.*built-in prices/,
     );
     match(bad.out, /spent\s+\$0\.0619 /);
+  },
+});
+
+Deno.test({
+  name: "rtok gain says spent unknown, not $0.00, when no model recorded has a price",
+  permissions: { read: true, write: true, run: true, env: true },
+  fn: async () => {
+    using home = tempDir();
+    const store = Store.open(storePath(home.path));
+    try {
+      fill(store, RECORDED.filter((r) => r.model === "claude-mystery-9"));
+      const c = proxyCost(store, BUILTIN_PRICES);
+      strictEqual(c.spentUsd, null);
+      strictEqual(c.savedUsd, null);
+      deepStrictEqual(c.unpriced, ["claude-mystery-9"]);
+    } finally {
+      store.close();
+    }
+    const text = await rtok(home.path, ["gain"]);
+    strictEqual(text.code, 0, text.err);
+    match(text.out, /spent\s+unknown \(no model above has a price\)/);
+    ok(!/\$0\.00/.test(text.out), text.out);
+    const json = JSON.parse((await rtok(home.path, ["gain", "--format", "json"])).out);
+    strictEqual(json.money.spentUsd, null);
   },
 });
