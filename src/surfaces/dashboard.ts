@@ -107,10 +107,16 @@ export interface DashboardSource {
 }
 
 /**
- * The figures, read from the store opened read-only for this call. A missing store gives
- * empty figures; a store that cannot be read throws an `Error` naming it.
+ * The figures, read from the store opened read-only for this call, with the runs still in the
+ * spool counted (see {@linkcode LedgerCopy}; pass the one a server keeps, or a new one is used
+ * for this call). A missing store gives empty figures; a store that cannot be read throws an
+ * `Error` naming it.
  */
-export function dashboardData(src: DashboardSource, now: Date = new Date()): DashboardData {
+export function dashboardData(
+  src: DashboardSource,
+  now: Date = new Date(),
+  copy?: LedgerCopy,
+): DashboardData {
   const base = {
     version: VERSION,
     ledger: src.ledger,
@@ -120,40 +126,46 @@ export function dashboardData(src: DashboardSource, now: Date = new Date()): Das
     nothingYet: NOTHING_YET,
   };
   const waiting = src.home === null ? [] : spooledEntries(src.home);
-  const runs = waiting.filter((e) => e.kind === "measure.run").length;
-  const store = _withSpool(Store.openReadOnly(src.ledger), waiting, src.config);
-  if (store === null) {
-    return {
-      ...base,
-      spooledRuns: runs,
-      empty: true,
-      gain: null,
-      graph: null,
-      sessions: [],
-      history: [],
-      failures: [],
-    };
-  }
+  const ledger = copy ?? new LedgerCopy();
   try {
-    const report = gainReport(store, src.scope, src.home, src.config, src.warn);
-    return {
-      ...base,
-      spooledRuns: runs,
-      empty: report.summary.runs === 0 && report.proxy.requests === 0,
-      gain: gainJson(report),
-      graph: gainGraph(store, src.scope, now),
-      sessions: gainSessions(store, src.scope, LIST_LIMIT),
-      history: gainHistory(store, src.scope, LIST_LIMIT),
-      failures: gainFailures(store, LIST_LIMIT),
-    };
+    return ledger.read(src.ledger, waiting, src.config, (store) => {
+      const spooledRuns = _runs(waiting);
+      if (store === null) {
+        return {
+          ...base,
+          spooledRuns,
+          empty: true,
+          gain: null,
+          graph: null,
+          sessions: [],
+          history: [],
+          failures: [],
+        };
+      }
+      const report = gainReport(store, src.scope, src.home, src.config, src.warn);
+      return {
+        ...base,
+        spooledRuns,
+        empty: report.summary.runs === 0 && report.proxy.requests === 0,
+        gain: gainJson(report),
+        graph: gainGraph(store, src.scope, now),
+        sessions: gainSessions(store, src.scope, LIST_LIMIT),
+        history: gainHistory(store, src.scope, LIST_LIMIT),
+        failures: gainFailures(store, LIST_LIMIT),
+      };
+    });
   } finally {
-    store.close();
+    if (copy === undefined) ledger.close();
   }
 }
 
 /** How many runs wait in the spool at `home`; 0 when there is none or it cannot be read. */
 export function spooledRuns(home: string): number {
-  return spooledEntries(home).filter((e) => e.kind === "measure.run").length;
+  return _runs(spooledEntries(home));
+}
+
+function _runs(entries: readonly SpoolEntry[]): number {
+  return entries.filter((e) => e.kind === "measure.run").length;
 }
 
 /** The ledger's and the archive's entries waiting in the spool at `home`; none when unreadable. */
@@ -166,39 +178,92 @@ export function spooledEntries(home: string): SpoolEntry[] {
   }
 }
 
-// The store with the spool's rows added, in a copy in memory: the page counts every run while
-// the file stays untouched. With nothing waiting, the store itself. An entry the ledger would
-// not take (a crash mid-write) is left out, as a drain would leave it.
-function _withSpool(
-  store: Store | null,
-  waiting: readonly SpoolEntry[],
-  config: Config,
-): Store | null {
-  if (!waiting.length) return store;
-  let copy: Store;
-  try {
-    copy = store === null ? Store.open(":memory:") : store.copyInMemory();
-  } finally {
-    store?.close();
-  }
-  const days = config.ledger.retentionDays;
-  const ledger = waiting.filter((e) => e.kind.startsWith("measure."));
-  copy.write((db) => {
-    try {
-      db.exec("SAVEPOINT spool");
-      ingestLedger(db, ledger, days);
-      db.exec("RELEASE spool");
-    } catch {
-      db.exec("ROLLBACK TO spool; RELEASE spool");
-      for (const e of ledger) {
-        try {
-          ingestLedger(db, [e], days);
-        } catch { /* not a record: skipped */ }
+/**
+ * The ledger as a reader that counts the spool: a copy of the store in memory, made again only
+ * when the file changed (a drain), with the spooled entries applied inside a savepoint that is
+ * rolled back after each read. The file is never written, and a poll pays for the spool, not for
+ * copying the ledger. With nothing spooled, the file is read as it is.
+ */
+export class LedgerCopy {
+  #key = "";
+  #copy: Store | null = null;
+
+  /**
+   * `read` run on the store at `path` with `waiting` applied (`null` when there is no store and
+   * nothing waits). An entry the ledger would not take (a crash mid-write) is left out, as a
+   * drain would leave it.
+   */
+  read<T>(
+    path: string,
+    waiting: readonly SpoolEntry[],
+    config: Config,
+    read: (store: Store | null) => T,
+  ): T {
+    if (!waiting.length) {
+      const store = Store.openReadOnly(path);
+      try {
+        return read(store);
+      } finally {
+        store?.close();
       }
     }
-    ingestArchive(waiting.filter((e) => e.kind.startsWith("archive.")), copy);
-  });
-  return copy;
+    const copy = this.#copyOf(path);
+    copy.db.exec("SAVEPOINT spool");
+    try {
+      _applySpool(copy, waiting, config.ledger.retentionDays);
+      return read(copy);
+    } finally {
+      copy.db.exec("ROLLBACK TO spool; RELEASE spool");
+    }
+  }
+
+  /** Frees the copy. */
+  close(): void {
+    this.#copy?.close();
+    this.#copy = null;
+    this.#key = "";
+  }
+
+  #copyOf(path: string): Store {
+    const key = [path, `${path}-wal`].map(_stamp).join(" ");
+    if (this.#copy !== null && key === this.#key) return this.#copy;
+    this.close();
+    const store = Store.openReadOnly(path);
+    try {
+      this.#copy = store === null ? Store.open(":memory:") : store.copyInMemory();
+    } finally {
+      store?.close();
+    }
+    this.#key = key;
+    return this.#copy;
+  }
+}
+
+// A file's size and modification time, or "-" when it is not there.
+function _stamp(path: string): string {
+  try {
+    const st = Deno.statSync(path);
+    return `${st.size}@${st.mtime?.getTime()}`;
+  } catch {
+    return "-";
+  }
+}
+
+function _applySpool(copy: Store, waiting: readonly SpoolEntry[], days: number): void {
+  const ledger = waiting.filter((e) => e.kind.startsWith("measure."));
+  copy.db.exec("SAVEPOINT batch");
+  try {
+    ingestLedger(copy.db, ledger, days);
+    copy.db.exec("RELEASE batch");
+  } catch {
+    copy.db.exec("ROLLBACK TO batch; RELEASE batch");
+    for (const e of ledger) {
+      try {
+        ingestLedger(copy.db, [e], days);
+      } catch { /* not a record: skipped */ }
+    }
+  }
+  ingestArchive(waiting.filter((e) => e.kind.startsWith("archive.")), copy);
 }
 
 /** `text` with `&`, `<`, `>`, `"` and `'` as character references: safe in text and attributes. */
@@ -261,6 +326,7 @@ export function dashboardHandler(
     lastError = message;
   };
   const quiet: DashboardSource = { ...src, warn: tell };
+  const copy = new LedgerCopy();
   return (req) => {
     const url = new URL(req.url);
     if (!allowRemote && !LOOPBACK.test(_hostName(req.headers.get("host") ?? url.host))) {
@@ -278,7 +344,7 @@ export function dashboardHandler(
         return _answer(styles, "text/css; charset=utf-8");
       case "/api/gain": {
         try {
-          const body = JSON.stringify(dashboardData(quiet), null, 2) + "\n";
+          const body = JSON.stringify(dashboardData(quiet, new Date(), copy), null, 2) + "\n";
           lastError = "";
           return _answer(body, "application/json; charset=utf-8");
         } catch (e) {

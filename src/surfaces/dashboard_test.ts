@@ -9,6 +9,7 @@ import {
   dashboardHandler,
   type DashboardSource,
   escapeHtml,
+  LedgerCopy,
   pageHtml,
   spooledRuns,
 } from "./dashboard.ts";
@@ -217,5 +218,40 @@ Deno.test({
   fn() {
     strictEqual(spooledRuns(FILLED), 2);
     strictEqual(spooledRuns(NONE), 0);
+  },
+});
+
+Deno.test({
+  name: "LedgerCopy.read() counts each read's spool alone, and leaves the file as it was",
+  permissions: READ,
+  fn() {
+    const copy = new LedgerCopy();
+    const entry = (command: string) => ({
+      kind: "measure.run",
+      ts: Date.now(),
+      data: { ...measurement({ family: command, command }) },
+    });
+    const commands = (store: Store | null) =>
+      store!.db.prepare("SELECT command FROM runs ORDER BY command").all()
+        .map((r) => String(r.command));
+    const config = defaultConfig();
+    try {
+      const file = ["git log", `ls '<img src=x onerror="alert(1)">'`];
+      deepStrictEqual(copy.read(storePath(FILLED), [entry("a")], config, commands), [
+        "a",
+        ...file,
+      ]);
+      // The same copy, another spool: the first read's row is gone.
+      deepStrictEqual(copy.read(storePath(FILLED), [entry("b")], config, commands), [
+        "b",
+        ...file,
+      ]);
+      deepStrictEqual(copy.read(storePath(FILLED), [], config, commands), file);
+      // No store yet: the spool alone, in memory; nothing is created.
+      deepStrictEqual(copy.read(storePath(NONE), [entry("c")], config, commands), ["c"]);
+      deepStrictEqual([...Deno.readDirSync(NONE)], []);
+    } finally {
+      copy.close();
+    }
   },
 });
