@@ -421,7 +421,8 @@ export function compactDiff(items: readonly DiffItem[], opts: CompactOptions): C
         continue;
       }
       if (body.changes >= 2) printed.set(body.key, `${item.path} ${oldStart(part.header)}`);
-      out.push(...body.lines);
+      // One by one: a hunk kept with the caller's context can outgrow a spread's argument limit.
+      for (const line of body.lines) out.push(line);
       used += body.lines.length;
       if (body.creation && body.capped > 0) {
         tally.newFileLines += body.capped;

@@ -191,6 +191,17 @@ Deno.test("compactDiff keeps a hunk's changed lines whole up to the cap, and nam
   });
 });
 
+Deno.test("compactDiff() prints a 200,000-line hunk kept with the caller's context", () => {
+  // `git diff -W` on a generated file whose one function spans the whole file.
+  const lines = [...ctx(199_998), "-x", "+y"];
+  const out = compactDiff([file("gen/table.ts", [hunk("@@ -1,199999 +1,199999 @@", lines)])], {
+    keepContext: true,
+  });
+  strictEqual(out.lines.length, 2 + lines.length);
+  deepStrictEqual(out.lines.slice(-3), [" c199998", "-x", "+y"]);
+  deepStrictEqual(out.cut, []);
+});
+
 Deno.test("compactDiff shows a new file's first lines and counts the rest", async (t) => {
   const added = (n: number) => Array.from({ length: n }, (_, i) => `+line ${i}`);
   await t.step("past NEW_FILE_LINES the rest is one line naming its lines", () => {
