@@ -254,6 +254,32 @@ Deno.test({
   },
 });
 
+Deno.test("rtok serve warms up after it listens, answering meanwhile, and says so on /health", async () => {
+  using tmp = tempDir();
+  const env = world(tmp.path);
+  await using server = await startServer(`${tmp.path}/rtok`, env);
+  const headers = { authorization: `Bearer ${server.state.secret}` };
+  // Asked at once, while it warms: answered as always.
+  const answer = await (await server.post(bashEvent("git status && git log -5", tmp.path))).json();
+  ok(answer.hookSpecificOutput.updatedInput.command.includes("rtok git status"));
+  let health: ServeHealth = {};
+  for (let i = 0; i < 200 && !health.warm; i++) {
+    health = await (await fetch(`${server.url}/health`, { headers })).json();
+    if (!health.warm) await new Promise((r) => setTimeout(r, 50));
+  }
+  strictEqual(health.warm, true, "warm within 10 s");
+  deepStrictEqual(health.warmFailures, []);
+  ok(typeof health.warmMs === "number" && health.warmMs > 0);
+  // Nothing of the warm-up reached the ledger or the archive: the one row is the request's.
+  deepStrictEqual(
+    [...Deno.readDirSync(`${tmp.path}/rtok`)].map((e) => e.name).sort(),
+    ["serve.json", "spool.jsonl"],
+  );
+  const rows = Deno.readTextFileSync(`${tmp.path}/rtok/spool.jsonl`).trim().split("\n");
+  strictEqual(rows.length, 1, rows.join("\n"));
+  ok(!rows[0].includes("rtok-warm"));
+});
+
 Deno.test("rtok serve --ensure starts one server, detached, and returns at once; again, it starts none", async () => {
   using tmp = tempDir();
   const env = world(tmp.path);

@@ -1,7 +1,8 @@
 /**
- * Claude Code's hook, in process and dry, for `rtok replay` and `rtok discover`: the same
- * handler, registry and plugins the command hook and the resident server answer with
- * (`answerClaudeHook`), with the ledger and the archive swapped for stand-ins that keep nothing.
+ * Claude Code's hook, in process and dry, for `rtok replay`, `rtok discover` and the server's
+ * warm-up: the same handler, registry and plugins the command hook and the resident server
+ * answer with (`answerClaudeHook`), with the ledger and the archive swapped for stand-ins that
+ * keep nothing.
  * A ledger row is read for its family and dropped; a cut's raw bytes get the archive id they
  * would have, and are not written. What the plugins remember of a session (files read whole)
  * lives in a private folder that is removed when the replay ends.
@@ -23,12 +24,14 @@ export interface DryHook extends AsyncDisposable {
   readonly call: HookCall;
 }
 
-/** A dry hook over the user's config (the defaults when it cannot be read). */
-export async function dryHook(): Promise<DryHook> {
-  let config: Config = defaultConfig();
-  try {
-    config = await loadConfig(rtokHome());
-  } catch { /* no home or a bad config: the defaults, as the hook itself would use */ }
+/** A dry hook over `config`, else the user's config (the defaults when it cannot be read). */
+export async function dryHook(config?: Config): Promise<DryHook> {
+  if (!config) {
+    try {
+      config = await loadConfig(rtokHome());
+    } catch { /* no home or a bad config: the defaults, as the hook itself would use */ }
+  }
+  config ??= defaultConfig();
   const home = await Deno.makeTempDir({ prefix: "rtok-replay-" });
   const rows: Measurement[] = [];
   const failures: string[] = [];

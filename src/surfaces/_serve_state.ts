@@ -69,6 +69,12 @@ export interface ServeHealth {
   readonly version?: string;
   /** Its process id. */
   readonly pid?: number;
+  /** Whether it has loaded what a first event needs (its warm-up is over). */
+  readonly warm?: boolean;
+  /** How long its warm-up took, in milliseconds, once it is over. */
+  readonly warmMs?: number;
+  /** What its warm-up could not load (each loads on first use instead). */
+  readonly warmFailures?: readonly string[];
 }
 
 /**

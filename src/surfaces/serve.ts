@@ -24,6 +24,7 @@ import {
 } from "./_serve_state.ts";
 import { wholeNumber } from "./_flags.ts";
 import { HOOK_TIMEOUT_S } from "../claude/hooks_config.ts";
+import { type WarmReport, warmUp } from "./_warm.ts";
 
 export { readServeState, serverAnswers, type ServeState, serveStatePath } from "./_serve_state.ts";
 import { answerAndRecord, makeHookDeps, MAX_HOOK_INPUT, recordHookFailure } from "./hook.ts";
@@ -157,12 +158,33 @@ export async function main(args: readonly string[]): Promise<number> {
     clearTimeout(idle);
     idle = setTimeout(() => stop.abort(), idleMs);
   };
+  // Requests being answered: warming waits while there are any.
+  let inFlight = 0;
+  let idleWaiters: (() => void)[] = [];
+  const idleNow = (): Promise<void> =>
+    inFlight === 0 ? Promise.resolve() : new Promise((r) => idleWaiters.push(r));
+  let warm: WarmReport | null = null;
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port,
     signal: stop.signal,
     onListen() {},
   }, async (req, info) => {
+    inFlight++;
+    try {
+      return await handle(req, info);
+    } finally {
+      if (--inFlight === 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const w of waiters) w();
+      }
+    }
+  });
+  const handle = async (
+    req: Request,
+    info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+  ): Promise<Response> => {
     touch();
     const started = performance.now();
     // Listened to from the start, the signal says when the host hangs up before the answer.
@@ -173,7 +195,12 @@ export async function main(args: readonly string[]): Promise<number> {
     }
     const url = new URL(req.url);
     if (req.method === "GET" && url.pathname === "/health") {
-      return Response.json({ version: VERSION, pid: Deno.pid });
+      return Response.json({
+        version: VERSION,
+        pid: Deno.pid,
+        warm: warm !== null,
+        ...(warm ? { warmMs: Math.round(warm.ms), warmFailures: warm.failures } : {}),
+      });
     }
     const host = url.pathname.startsWith("/hook/") ? url.pathname.slice("/hook/".length) : "";
     if (req.method !== "POST" || (host !== "claude" && !isHostId(host))) {
@@ -224,7 +251,7 @@ export async function main(args: readonly string[]): Promise<number> {
       () => deps.release?.(false),
     ).catch(() => {/* a row that cannot be spooled is lost with the request, not the server */});
     return new Response(answer || "{}", { headers: { "content-type": "application/json" } });
-  });
+  };
   const addr = server.addr as Deno.NetAddr;
   writeServeState(home, { port: addr.port, secret, pid: Deno.pid, version: VERSION });
   // A server whose serve.json is gone (its RTOK_HOME removed) or names another process (a new
@@ -233,7 +260,12 @@ export async function main(args: readonly string[]): Promise<number> {
     if (readServeState(home)?.pid !== Deno.pid) stop.abort();
   }, _WATCH_MS);
   await print(`rtok serve: answering on 127.0.0.1:${addr.port} (pid ${Deno.pid})\n`);
+  // Off the request path: what a first event would load, loaded before a host asks.
+  const warming = currentConfig().then((c) => warmUp(c, idleNow, stop.signal)).then((r) => {
+    warm = r;
+  });
   await server.finished;
+  await warming;
   clearTimeout(idle);
   clearInterval(watchdog);
   return 0;
