@@ -1,4 +1,5 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { codexBinary, codexUserConfig, runCodex, startCodexStandIn } from "./_codex.ts";
 import {
   assertFilteredGitLog,
@@ -8,6 +9,7 @@ import {
   installRtok,
   ledger,
   run,
+  serverAnswered,
   sh,
   stopServer,
   tempDir,
@@ -105,7 +107,11 @@ Deno.test({
       const hooks = JSON.parse(Deno.readTextFileSync(`${codexHome}/hooks.json`));
       deepStrictEqual(hooks.hooks.PostToolUse[1], {
         matcher: "Bash",
-        hooks: [{ type: "command", command: "rtok hook codex", timeout: 30 }],
+        hooks: [{
+          type: "command",
+          command: `bash ${rtokHome}/rtok_hook.sh hook codex`,
+          timeout: 30,
+        }],
       });
       const config = Deno.readTextFileSync(`${codexHome}/config.toml`);
       ok(config.startsWith(before["config.toml"]!), "the user's bytes come first, unchanged");
@@ -120,11 +126,33 @@ Deno.test({
     });
 
     let measured = "";
-    await t.step("with the hook, the shell result is rtok's filtered output", async () => {
-      const text = await ask();
-      measured = await assertFilteredGitLog(text, raw, { host: "codex", rtokHome, env, cwd: lab });
-      console.log(`codex git log: ${measured}`);
-    });
+    let first = "";
+    await t.step(
+      "with the hook and no server, the shell result is rtok's filtered output",
+      async () => {
+        ok(!existsSync(`${rtokHome}/serve.json`), "no server yet");
+        first = await ask();
+        measured = await assertFilteredGitLog(first, raw, {
+          host: "codex",
+          rtokHome,
+          env,
+          cwd: lab,
+        });
+        console.log(`codex git log: ${measured}`);
+      },
+    );
+
+    await t.step(
+      "the server that call started answers the next, with the same output",
+      async () => {
+        const before = await serverAnswered(rtokHome, "codex");
+        ok(before !== null, "the hook started rtok serve for the next calls");
+        const text = await ask();
+        await assertFilteredGitLog(text, raw, { host: "codex", rtokHome, env, cwd: lab, calls: 2 });
+        strictEqual(text.replace(_HEADER, ""), first.replace(_HEADER, ""));
+        strictEqual(await serverAnswered(rtokHome, "codex"), before + 1);
+      },
+    );
 
     await t.step("rtok hook codex meets a payload it does not know with exit 0", async () => {
       const before = failureRows(rtokHome).length;

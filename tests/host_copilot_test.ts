@@ -1,4 +1,5 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { copilotBinary, runCopilot, startCopilotStandIn } from "./_copilot.ts";
 import {
   assertFilteredGitLog,
@@ -8,6 +9,7 @@ import {
   installRtok,
   ledger,
   run,
+  serverAnswered,
   sh,
   stopServer,
   tempDir,
@@ -100,23 +102,50 @@ Deno.test({
       deepStrictEqual(config, {
         version: 1,
         hooks: {
-          postToolUse: [{ type: "command", bash: "rtok hook copilot", timeoutSec: 30 }],
+          postToolUse: [{
+            type: "command",
+            bash: `bash ${rtokHome}/rtok_hook.sh hook copilot`,
+            timeoutSec: 30,
+          }],
         },
       });
       strictEqual(Deno.readTextFileSync(`${copilotHome}/settings.json`), settings);
     });
 
     let measured = "";
-    await t.step("with the hook, the bash result is rtok's filtered output", async () => {
-      const text = await ask();
-      measured = await assertFilteredGitLog(text, raw, {
-        host: "copilot",
-        rtokHome,
-        env,
-        cwd: lab,
-      });
-      console.log(`copilot git log: ${measured}`);
-    });
+    let first = "";
+    await t.step(
+      "with the hook and no server, the bash result is rtok's filtered output",
+      async () => {
+        ok(!existsSync(`${rtokHome}/serve.json`), "no server yet");
+        first = await ask();
+        measured = await assertFilteredGitLog(first, raw, {
+          host: "copilot",
+          rtokHome,
+          env,
+          cwd: lab,
+        });
+        console.log(`copilot git log: ${measured}`);
+      },
+    );
+
+    await t.step(
+      "the server that call started answers the next, with the same output",
+      async () => {
+        const before = await serverAnswered(rtokHome, "copilot");
+        ok(before !== null, "the hook started rtok serve for the next calls");
+        const text = await ask();
+        await assertFilteredGitLog(text, raw, {
+          host: "copilot",
+          rtokHome,
+          env,
+          cwd: lab,
+          calls: 2,
+        });
+        strictEqual(text, first);
+        strictEqual(await serverAnswered(rtokHome, "copilot"), before + 1);
+      },
+    );
 
     await t.step("rtok hook copilot meets a payload it does not know with exit 0", async () => {
       const before = failureRows(rtokHome).length;

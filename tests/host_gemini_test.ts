@@ -1,4 +1,5 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { existsSync } from "node:fs";
 import {
   baseSettings,
   geminiBinary,
@@ -8,7 +9,18 @@ import {
   startGeminiStandIn,
   trustFolder,
 } from "./_gemini.ts";
-import { buildLab, denoDir, installRtok, ledger, pointerId, run, sh, tempDir } from "./_helpers.ts";
+import {
+  buildLab,
+  denoDir,
+  installRtok,
+  ledger,
+  pointerId,
+  run,
+  serverAnswered,
+  sh,
+  stopServer,
+  tempDir,
+} from "./_helpers.ts";
 
 // What the model got as the shell's output: the text between Gemini CLI's "Output: " and its
 // "Process Group PGID" line, in the one functionResponse of the run.
@@ -37,6 +49,7 @@ Deno.test({
     await buildLab(lab);
     const PATH = await installRtok(`${tmp.path}/root`);
     await using api = startGeminiStandIn();
+    using _server = { [Symbol.dispose]: () => stopServer(rtokHome) };
     const env = {
       ...geminiEnv(api, geminiHome),
       HOME: home,
@@ -78,15 +91,23 @@ Deno.test({
       for (const event of ["BeforeTool", "AfterTool"]) {
         deepStrictEqual(settings.hooks[event], [{
           matcher: "run_shell_command",
-          hooks: [{ type: "command", name: "rtok", command: "rtok hook gemini", timeout: 10000 }],
+          hooks: [{
+            type: "command",
+            name: "rtok",
+            command: `bash ${rtokHome}/rtok_hook.sh hook gemini`,
+            timeout: 10000,
+          }],
         }]);
       }
     });
 
+    let first = "";
     await t.step(
-      "with the hooks, the shell result is rtok's output, archived and recorded",
+      "with the hooks and no server, the shell result is rtok's output, archived and recorded",
       async () => {
+        ok(!existsSync(`${rtokHome}/serve.json`), "no server yet");
         const { output, whole } = await ask();
+        first = output;
         ok(output.length < raw.length, `${output.length} < ${raw.length}`);
         ok(whole.length < raw.length, `the whole result too: ${whole.length} < ${raw.length}`);
         const id = pointerId(output.trimEnd());
@@ -112,6 +133,19 @@ Deno.test({
           `gemini e2e: git log ${raw.length} chars raw; rtok's output ${output.length}; ` +
             `the whole tool result ${whole.length} (with Gemini's own wrapping and notice)`,
         );
+      },
+    );
+
+    await t.step(
+      "the server that call started answers the next, with the same output",
+      async () => {
+        const before = await serverAnswered(rtokHome, "gemini");
+        ok(before !== null, "the hook started rtok serve for the next calls");
+        const { output } = await ask();
+        strictEqual(output, first);
+        strictEqual(ledger(rtokHome).filter((row) => row.family === "git log").length, 2);
+        // BeforeTool and AfterTool, each answered by the server.
+        strictEqual(await serverAnswered(rtokHome, "gemini"), before + 2);
       },
     );
 

@@ -273,7 +273,7 @@ Deno.test("rtok serve warms up after it listens, answering meanwhile, and says s
   // Nothing of the warm-up reached the ledger or the archive: the one row is the request's.
   deepStrictEqual(
     [...Deno.readDirSync(`${tmp.path}/rtok`)].map((e) => e.name).sort(),
-    ["serve.json", "spool.jsonl"],
+    ["serve.curl", "serve.json", "spool.jsonl"],
   );
   const rows = Deno.readTextFileSync(`${tmp.path}/rtok/spool.jsonl`).trim().split("\n");
   strictEqual(rows.length, 1, rows.join("\n"));

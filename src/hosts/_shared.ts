@@ -120,9 +120,13 @@ export function hostHookCommand(rtok: string, host: string): string {
   return `${rtok} hook ${host}`;
 }
 
-/** True for a command that runs rtok's hook for `host` (`… rtok hook <host>`, or Deno running cli.ts). */
+/**
+ * True for a command that runs rtok's hook for `host` (`… rtok hook <host>`, Deno running
+ * cli.ts, or `sh …/rtok_hook.sh hook <host>`).
+ */
 export function runsRtokHook(command: string, host: string): boolean {
-  return new RegExp(`(?:^|[\\s/'"])(?:rtok|cli\\.ts)['"]?\\s+hook\\s+${host}\\s*$`).test(command);
+  return new RegExp(`(?:^|[\\s/'"])(?:rtok|cli\\.ts|rtok_hook\\.sh)['"]?\\s+hook\\s+${host}\\s*$`)
+    .test(command);
 }
 
 /**

@@ -33,12 +33,16 @@ Deno.test("originalBackup() finds the newest backup whose JSON is the one asked 
   }
 });
 
-Deno.test("runsRtokHook() knows rtok's hook for one host, by name, by path or through cli.ts", async (t) => {
+Deno.test("runsRtokHook() knows rtok's hook for one host: by name, by path, through cli.ts or the script", async (t) => {
   const cases: [string, string, boolean][] = [
     ["rtok hook codex", "codex", true],
     ["/opt/bin/rtok hook codex", "codex", true],
     ["'/x y/rtok' hook codex", "codex", true],
     ["deno run -A /r/cli.ts hook codex", "codex", true],
+    ["bash /h/.rtok/rtok_hook.sh hook codex", "codex", true],
+    ["sh '/my h/rtok_hook.sh' hook gemini", "gemini", true],
+    ["sh /h/rtok_hook.sh hook gemini", "codex", false],
+    ["sh /h/my_rtok_hook.sh hook codex", "codex", false],
     ["rtok hook claude", "codex", false],
     ["rtok hook codexx", "codex", false],
     ["myrtok hook codex", "codex", false],

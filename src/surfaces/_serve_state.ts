@@ -1,5 +1,6 @@
 /**
- * The resident hook server's state, `$RTOK_HOME/serve.json` (owner-only): its port, the bearer
+ * The resident hook server's state, `$RTOK_HOME/serve.json` (owner-only; the secret also in
+ * `serve.curl`, a curl config for the command hooks' script): its port, the bearer
  * secret the hooks carry, its pid and version. `rtok init` makes it before a server runs, so
  * the hooks it writes name a port and a secret the server then uses. Also: asking a server
  * for its health.
@@ -42,8 +43,17 @@ export function writeServeState(home: string, state: ServeState): void {
   Deno.mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = serveStatePath(home);
   const tmp = `${path}.${Deno.pid}.tmp`;
+  // The secret for curl too (the command hooks' script), so it is never on a command line.
+  const curl = joinPath(home, "serve.curl");
+  Deno.writeTextFileSync(`${curl}.${Deno.pid}.tmp`, _curlConfig(state.secret), { mode: 0o600 });
+  Deno.renameSync(`${curl}.${Deno.pid}.tmp`, curl);
   Deno.writeTextFileSync(tmp, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
   Deno.renameSync(tmp, path);
+}
+
+// A curl config file: the server's secret as the header every request needs.
+function _curlConfig(secret: string): string {
+  return `# rtok serve's secret, for rtok_hook.sh; owner-only.\nheader = "authorization: Bearer ${secret}"\n`;
 }
 
 /** A new bearer secret: 24 random bytes in hex. */
@@ -69,6 +79,8 @@ export interface ServeHealth {
   readonly version?: string;
   /** Its process id. */
   readonly pid?: number;
+  /** Hook events it has answered, by host (`claude`, `codex`…). */
+  readonly answered?: Readonly<Record<string, number>>;
   /** Whether it has loaded what a first event needs (its warm-up is over). */
   readonly warm?: boolean;
   /** How long its warm-up took, in milliseconds, once it is over. */

@@ -545,14 +545,44 @@ function _canCreate(dir: string): string | null {
 async function _hostChecks(rtok: string, cwd: string): Promise<_Check[]> {
   const { HOST_IDS, loadHost } = await import("../hosts/hosts.ts");
   const { hostEnv } = await import("./init.ts");
+  const script = await import("../hosts/command_hook.ts");
+  const home = rtokHome();
   const checks: _Check[] = [];
   for (const id of HOST_IDS) {
     try {
       const { INSTALLER } = await loadHost(id);
-      checks.push(...await INSTALLER.doctor({ rtok, env: hostEnv(), cwd }));
+      const words = script.COMMAND_HOOK_HOSTS.includes(id) ? script.commandHookWords(home) : rtok;
+      checks.push(...await INSTALLER.doctor({ rtok: words, env: hostEnv(), cwd }));
     } catch (e) {
       checks.push({ status: "warn", label: id, detail: `not checked: ${(e as Error).message}` });
     }
+  }
+  // The script those hooks run: there, and written for this rtok.
+  const path = script.commandHookPath(home);
+  let text: string | null = null;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch { /* not there */ }
+  const used = checks.some((c) => c.status === "ok" && c.detail.includes(script.COMMAND_HOOK_FILE));
+  const label = "command hook script";
+  if (text === null && used) {
+    checks.push({
+      status: "FAIL",
+      label,
+      detail: `${path} is missing, and hooks run it; run rtok init --host <host> again`,
+    });
+  } else if (text !== null && text !== script.commandHookSource(rtok)) {
+    checks.push({
+      status: "warn",
+      label,
+      detail: `${path} was written for another rtok install; run rtok init --host <host> again`,
+    });
+  } else if (text !== null) {
+    checks.push({
+      status: "ok",
+      label,
+      detail: `${path} asks rtok serve first, else runs ${rtok} hook <host>`,
+    });
   }
   return checks;
 }

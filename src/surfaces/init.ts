@@ -340,14 +340,26 @@ async function _host(name: string, flags: _Flags): Promise<number> {
     );
   }
   const { INSTALLER } = await loadHost(name);
+  const script = await import("../hosts/command_hook.ts");
+  const home = rtokHome();
+  // A host that runs a command per call runs rtok's script, which asks the server first.
+  const viaScript = script.COMMAND_HOOK_HOSTS.includes(name);
+  const out: string[] = [];
+  if (viaScript && !flags.uninstall && !flags.dryRun) {
+    const path = script.commandHookPath(home);
+    if (await script.writeCommandHook(home, rtokInvocation())) {
+      out.push(
+        `wrote ${path}: it asks rtok serve first, else runs ${rtokInvocation()} hook ${name}`,
+      );
+    }
+  }
   const result = await INSTALLER.install({
-    rtok: rtokInvocation(),
+    rtok: viaScript ? script.commandHookWords(home) : rtokInvocation(),
     env: hostEnv(),
     cwd: Deno.cwd(),
     uninstall: flags.uninstall,
     dryRun: flags.dryRun,
   });
-  const out: string[] = [];
   for (const c of result.changes) {
     const what = c.after === null ? "remove" : c.before === null ? "create" : "change";
     out.push(`${flags.dryRun ? `would ${what}` : `${what}d`} ${c.path}`);

@@ -43,10 +43,14 @@ Usage: rtok serve [--port N] [--idle-minutes M] [--timeout S] [--ensure | --stop
   POST /hook/opencode one event of rtok's OpenCode plugin (and codex, gemini,
                       copilot: the payload each host's hook gets); the answer as
                       rtok hook <host> prints it
+  POST /hook/<host>?as=command
+                      the same, its body exactly what rtok hook <host> prints
+                      (empty for no answer): what rtok_hook.sh, the command
+                      hooks' script, reads
   GET  /health        {"version", "pid"}
 
-Both need "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
-(made on first start, owner-only).
+Each needs "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
+and, as a curl config, serve.curl (made on first start, owner-only).
 
   --port N            default: the port in serve.json, else any free one; the
                       port in use is written to serve.json
@@ -158,12 +162,17 @@ export async function main(args: readonly string[]): Promise<number> {
     clearTimeout(idle);
     idle = setTimeout(() => stop.abort(), idleMs);
   };
-  // Requests being answered: warming waits while there are any.
+  // Requests being answered, and when the last one ended: warming waits for a quiet moment.
   let inFlight = 0;
-  let idleWaiters: (() => void)[] = [];
-  const idleNow = (): Promise<void> =>
-    inFlight === 0 ? Promise.resolve() : new Promise((r) => idleWaiters.push(r));
+  let lastEnd = 0;
+  const idleNow = async (): Promise<void> => {
+    while (inFlight > 0 || performance.now() - lastEnd < _QUIET_MS) {
+      await new Promise((r) => setTimeout(r, _QUIET_MS));
+    }
+  };
   let warm: WarmReport | null = null;
+  // Hook events answered, by host: what /health reports.
+  const answered: Record<string, number> = {};
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port,
@@ -174,11 +183,8 @@ export async function main(args: readonly string[]): Promise<number> {
     try {
       return await handle(req, info);
     } finally {
-      if (--inFlight === 0) {
-        const waiters = idleWaiters;
-        idleWaiters = [];
-        for (const w of waiters) w();
-      }
+      inFlight--;
+      lastEnd = performance.now();
     }
   });
   const handle = async (
@@ -198,6 +204,7 @@ export async function main(args: readonly string[]): Promise<number> {
       return Response.json({
         version: VERSION,
         pid: Deno.pid,
+        answered,
         warm: warm !== null,
         ...(warm ? { warmMs: Math.round(warm.ms), warmFailures: warm.failures } : {}),
       });
@@ -239,6 +246,7 @@ export async function main(args: readonly string[]): Promise<number> {
         host,
       );
     }
+    answered[host] = (answered[host] ?? 0) + 1;
     // A row counts only when its answer reached the host: recorded once the response is out,
     // not delivered when it could not be sent, when the host hung up, or past Claude Code's
     // hook timeout, when it has gone on with the raw output.
@@ -250,6 +258,12 @@ export async function main(args: readonly string[]): Promise<number> {
       () => deps.release?.(sent),
       () => deps.release?.(false),
     ).catch(() => {/* a row that cannot be spooled is lost with the request, not the server */});
+    // The command hooks' script prints the body as it is: the bytes `rtok hook <host>` prints.
+    if (url.searchParams.get("as") === "command") {
+      return new Response(answer ? `${answer}\n` : "", {
+        headers: { "content-type": "text/plain" },
+      });
+    }
     return new Response(answer || "{}", { headers: { "content-type": "application/json" } });
   };
   const addr = server.addr as Deno.NetAddr;
@@ -311,6 +325,9 @@ async function _ensure(
 }
 
 function _noop(): void {}
+
+/** How long no request must have been in flight before a warm-up step runs. */
+const _QUIET_MS = 25;
 
 /** How often a server checks that serve.json still names it. */
 const _WATCH_MS = 1_000;
