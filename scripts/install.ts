@@ -1,7 +1,9 @@
 /**
  * `deno task install`: the `rtok` command, by `deno install -g` with rtok's permissions and
- * this checkout's deno.json (without `--config`, deno warns that it ignores the config file,
- * and the installed command has no import map: `rtok mcp` cannot load zod). The launcher deno
+ * this checkout's deno.json (the import map of the npm packages rtok runs and nothing else: the
+ * tests' and benches' are in dev.json; without `--config` the installed command has no import
+ * map and `rtok mcp` cannot load zod), then `deno cache` of every module rtok may load, so that nothing is fetched
+ * later and rtok works offline. The launcher deno
  * writes runs `deno` from PATH; when no `deno` a later shell finds there is the binary doing
  * the install (Deno run through `npx`, say), the launcher names that binary by absolute path
  * instead, and one line on stderr says where it lives. Takes `--root <dir>` as `deno install`
@@ -16,7 +18,9 @@ import { inNpxCache, lastingDenoAdvice, onPath } from "../src/core/self.ts";
 import { quoteWord } from "../src/core/shell.ts";
 import { RTOK_PERMISSIONS } from "./permissions.ts";
 
+// The packages rtok runs: those only the tests, benches and probes use are in dev.json.
 const _CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
+const _ROOT = fileURLToPath(new URL("../", import.meta.url));
 const _CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
 /** Where the install goes: `--root` if given, else `DENO_INSTALL_ROOT`, else `$HOME/.deno`. */
@@ -88,6 +92,24 @@ export function pinDeno(launcher: string, deno: string): string {
   return pinned;
 }
 
+/**
+ * Every module of the checkout at `root` rtok may load: cli.ts, mod.ts and each `.ts` file under
+ * src/ and filters/ but tests and their data.
+ */
+export function runtimeModules(root: string): string[] {
+  const out = [joinPath(root, "cli.ts"), joinPath(root, "mod.ts")];
+  const walk = (dir: string) => {
+    for (const e of [...Deno.readDirSync(dir)].sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = joinPath(dir, e.name);
+      if (e.isDirectory && e.name !== "testdata") walk(path);
+      else if (e.isFile && e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) out.push(path);
+    }
+  };
+  walk(joinPath(root, "src"));
+  walk(joinPath(root, "filters"));
+  return out;
+}
+
 /** True when `a` and `b` are the same file, through symlinks and hard links. */
 function _sameBinary(a: string, b: string): boolean {
   try {
@@ -131,6 +153,15 @@ export async function main(args: readonly string[]): Promise<number> {
     stderr: "inherit",
   }).output();
   if (code !== 0) return code;
+  // Every module rtok may load later, the lazily loaded ones included (with the packages they
+  // import and the grammars inside them), so it works with no network from here on.
+  const cached = await new Deno.Command(deno, {
+    args: ["cache", "-q", "--config", _CONFIG, ...runtimeModules(_ROOT)],
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (cached.code !== 0) return cached.code;
   const bin = joinPath(root, "bin");
   const launcher = joinPath(bin, "rtok");
   const livePath = Deno.env.get("PATH") ?? "";
