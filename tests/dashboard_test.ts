@@ -49,6 +49,9 @@ async function launch(profile: string): Promise<Browser> {
       "run",
       // playwright-core looks at /proc/sys when it loads, which Deno grants only with -A.
       "-A",
+      // The tests' import map: playwright-core is no package rtok itself runs.
+      "--config",
+      new URL("../dev.json", import.meta.url).pathname,
       DRIVER,
       CHROMIUM!,
       profile,
