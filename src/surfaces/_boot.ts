@@ -9,7 +9,6 @@ import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config
 import type { Ctx, Plugin } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import type { Store } from "../core/store.ts";
-import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
 import { warn } from "./_io.ts";
 import { lazyImport } from "../core/lazy.ts";
 
@@ -27,7 +26,8 @@ export interface Boot {
  * Finds home and loads config (a bad config is reported and the defaults are used), then
  * builds the registry over `plugins` in catalogue order.
  */
-export async function boot(plugins: readonly Plugin[] = BUILTIN_PLUGINS): Promise<Boot> {
+export async function boot(plugins?: readonly Plugin[]): Promise<Boot> {
+  plugins ??= await builtinPlugins();
   let home: string | null = null;
   let config = defaultConfig();
   try {
@@ -38,6 +38,18 @@ export async function boot(plugins: readonly Plugin[] = BUILTIN_PLUGINS): Promis
   }
   const registry = new Registry(plugins, config, CATALOGUE.map((c) => c.id));
   return { home, config, registry };
+}
+
+let _builtin: readonly Plugin[] | null = null;
+
+/**
+ * Every built-in plugin, loaded on first use: a command run boots with fewer, and loads them
+ * only when it drains the spool.
+ */
+export async function builtinPlugins(): Promise<readonly Plugin[]> {
+  return _builtin ??= (await lazyImport<typeof import("../plugins/mod.ts")>(
+    new URL("../plugins/mod.ts", import.meta.url),
+  )).BUILTIN_PLUGINS;
 }
 
 /**
@@ -75,10 +87,11 @@ export function context(b: Boot, store: Store | null): Ctx {
  * Every built-in plugin applies its own rows, whichever plugins this run was booted with: the
  * spool also holds what the hook and the other surfaces deferred.
  */
-export function drain(b: Boot, store: Store): void {
+export async function drain(b: Boot, store: Store): Promise<void> {
   const own = new Set(b.registry.enabled.map((p) => p.manifest.id));
+  const all = await builtinPlugins();
   const registry = new Registry(
-    [...b.registry.enabled, ...BUILTIN_PLUGINS.filter((p) => !own.has(p.manifest.id))],
+    [...b.registry.enabled, ...all.filter((p) => !own.has(p.manifest.id))],
     b.config,
     CATALOGUE.map((c) => c.id),
   );

@@ -42,7 +42,7 @@ export async function askIndex(
           fallbackOk: true,
         }, ctx);
       }
-      drain(b, store);
+      await drain(b, store);
     }
     return answer;
   } finally {

@@ -319,14 +319,14 @@ export interface GainArgs {
 /** The savings summary and the expand rates, as structured content. */
 export async function gainTool(b: Boot, args: GainArgs): Promise<ToolAnswer> {
   const project = args.project === undefined ? null : await _directory(args.project);
-  return await _withStore(b, (store) => {
-    drain(b, store);
+  return await _withStore(b, async (store) => {
+    await drain(b, store);
     const summary = {
       estimated: true,
       ...gainSummary(store, { project }),
       expandRates: expandRates(store, project),
     };
-    return Promise.resolve({ text: JSON.stringify(summary, null, 2), structured: summary });
+    return { text: JSON.stringify(summary, null, 2), structured: summary };
   });
 }
 

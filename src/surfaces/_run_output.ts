@@ -240,7 +240,7 @@ export async function drainIfOverdue(b: Boot): Promise<void> {
   const store = await openStore(b);
   if (!store) return;
   try {
-    drain(b, store);
+    await drain(b, store);
   } finally {
     store.close();
   }

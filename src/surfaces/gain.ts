@@ -115,7 +115,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const b = await boot();
   const store = await openStore(b);
   if (!store) throw new Error("the ledger cannot be read (see the line above)");
-  drain(b, store);
+  await drain(b, store);
   const scope = { project: values.project ? Deno.cwd() : null };
   try {
     if (values.graph) {

@@ -54,7 +54,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const store = await openStore(b);
   if (!store) throw new Error("the store cannot be read (see the line above)");
   try {
-    drain(b, store);
+    await drain(b, store);
     let project = Deno.cwd();
     try {
       project = Deno.realPathSync(project);

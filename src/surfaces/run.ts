@@ -8,7 +8,7 @@
 
 import type { CommandFilter } from "../core/filter.ts";
 import type { Plugin } from "../core/plugin.ts";
-import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
+import { RUN_PLUGINS } from "../plugins/run.ts";
 import { familyOf, toolName } from "../core/command.ts";
 import { decodeText } from "../core/text.ts";
 import { quoteArgv } from "../core/shell.ts";
@@ -28,11 +28,11 @@ const FORWARDED: readonly Deno.Signal[] = ["SIGTERM"];
 
 /**
  * Runs `argv` through its filter and returns how the tool ended. `plugins` defaults to the
- * built-ins; a program built on rtok's library passes its own.
+ * built-ins a run calls (`RUN_PLUGINS`); a program built on rtok's library passes its own.
  */
 export async function main(
   argv: readonly string[],
-  plugins: readonly Plugin[] = BUILTIN_PLUGINS,
+  plugins: readonly Plugin[] = RUN_PLUGINS,
 ): Promise<Outcome> {
   const started = performance.now();
   const b = await boot(plugins);
