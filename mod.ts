@@ -55,6 +55,7 @@ export {
   Registry,
 } from "./src/core/registry.ts";
 export { Store, storePath } from "./src/core/store.ts";
+export type { Migration } from "./src/core/migrations.ts";
 export type { Drained, SpoolEntry } from "./src/core/spool.ts";
 export { CHARS_PER_TOKEN, estimate, TEXT_CLASSES, type TextClass } from "./src/core/tokens.ts";
 export { type Guarded, neverWorse } from "./src/core/guard.ts";
