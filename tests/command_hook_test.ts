@@ -49,8 +49,9 @@ async function _hook(
   event: string,
   env: Record<string, string> = {},
 ): Promise<{ code: number; out: string; err: string }> {
-  const o = await new Deno.Command(shell, {
-    args: [commandHookPath(home), "hook", "codex"],
+  const [program, ...flags] = shell.split(" ");
+  const o = await new Deno.Command(program, {
+    args: [...flags, commandHookPath(home), "hook", "codex"],
     env: { PATH: "/usr/bin:/bin", HOME: home, RTOK_HOME: home, ...env },
     clearEnv: true,
     stdin: "piped",
@@ -70,7 +71,8 @@ const EVENT = '{"hook_event_name":"PostToolUse","tool_response":"a \\"q\\" \\\\ 
 const SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef";
 
 Deno.test("rtok_hook.sh asks the server first, under bash and sh alike", async (t) => {
-  for (const shell of ["bash", "sh"]) {
+  // bash as sh (POSIX mode) too: where /bin/sh is bash, `sh rtok_hook.sh` runs that way.
+  for (const shell of ["bash", "sh", "bash --posix"]) {
     await t.step(`${shell}: the server's answer, byte for byte, and no fallback`, async () => {
       using tmp = tempDir();
       const stub = _stub(tmp.path);
@@ -120,6 +122,22 @@ Deno.test("rtok_hook.sh asks the server first, under bash and sh alike", async (
           await new Promise((r) => setTimeout(r, 20));
         }
         strictEqual(Deno.readTextFileSync(`${tmp.path}/ensure.log`), "serve --ensure\n");
+      },
+    );
+
+    await t.step(
+      `${shell}: a server gone from its port runs rtok with the same event`,
+      async () => {
+        using tmp = tempDir();
+        await writeCommandHook(tmp.path, _stub(tmp.path));
+        const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+        const port = listener.addr.port;
+        listener.close();
+        writeServeState(tmp.path, { port, secret: SECRET, pid: 1, version: "x" });
+        const r = await _hook(shell, tmp.path, EVENT);
+        strictEqual(r.code, 0, r.err);
+        strictEqual(r.out, `fallback hook codex:${EVENT}`);
+        strictEqual(r.err, "");
       },
     );
 

@@ -75,6 +75,8 @@ fi
 case $port in '' | 0 | *[!0-9]*) port= ;; esac
 case $secret in '' | *[!0-9a-f]*) port= ;; esac
 if [ -n "\${BASH_VERSION:-}" ] && [ "\${BASH_VERSINFO:-0}" -ge 4 ] 2>/dev/null; then
+  # Bash run as sh is in POSIX mode, where a failed exec redirection ends the script.
+  set +o posix
   lc=\${LC_ALL-unset}
   LC_ALL=C
   IFS= read -r -d '' -N ${COMMAND_HOOK_EVENT_LIMIT} event
