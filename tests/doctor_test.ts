@@ -201,3 +201,21 @@ Deno.test("rtok doctor says when the hooks' port or secret no longer match serve
     /^warn .*a secret the server does not take: rtok init again$/,
   );
 });
+
+Deno.test("rtok doctor checks the command hooks' script: there, current, or missing while used", async () => {
+  using s = sandbox();
+  const gemini = `${s.dir.path}/gemini-home`;
+  Deno.mkdirSync(`${gemini}/.gemini`, { recursive: true });
+  const env = { HOME: s.home, PATH: "/usr/bin:/bin", GEMINI_CLI_HOME: gemini };
+  const cli = (args: string[]) => rtok(s.rtokHome, args, { env, cwd: s.home });
+  const line = (r: Ran) => r.out.split("\n").find((l) => l.includes("command hook script")) ?? "";
+  strictEqual(line(await cli(["doctor"])), "", "no script, no hook: no line");
+  const init = await cli(["init", "--host", "gemini"]);
+  strictEqual(init.code, 0, init.err);
+  match(init.out, /wrote .*rtok_hook\.sh: it asks rtok serve first/);
+  match(line(await cli(["doctor"])), /^ok .*rtok_hook\.sh asks rtok serve first/);
+  Deno.writeTextFileSync(`${s.rtokHome}/rtok_hook.sh`, "#!/bin/sh\n# an older one\n");
+  match(line(await cli(["doctor"])), /^warn .*written for another rtok install/);
+  Deno.removeSync(`${s.rtokHome}/rtok_hook.sh`);
+  match(line(await cli(["doctor"])), /^FAIL .*is missing, and hooks run it/);
+});
