@@ -209,28 +209,14 @@ function p95(xs: readonly number[]): number {
   return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)];
 }
 
-async function timedWithInput(
+// A Deno process with `input` on stdin, timed whole.
+function timedWithInput(
   args: string[],
   cwd: string,
   env: Record<string, string>,
   input: Uint8Array,
-) {
-  const t = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    cwd,
-    env,
-    stdin: "piped",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(input);
-  await w.close();
-  const out = await child.status;
-  const ms = performance.now() - t;
-  if (out.code !== 0) throw new Error(`${args.join(" ")} exited ${out.code}`);
-  return ms;
+): Promise<number> {
+  return timedProgram(Deno.execPath(), args, cwd, env, input);
 }
 
 function hookWorld(dir: string) {
@@ -426,25 +412,49 @@ async function outline(): Promise<Result> {
   };
 }
 
-// The hook through `rtok serve`, as Claude Code's HTTP hooks call it (keep-alive client).
-async function served(): Promise<Result[]> {
-  const dir = await Deno.makeTempDir({ prefix: "rtok-serve-budget-" });
-  const w = hookWorld(dir);
-  const config = new URL("../deno.json", import.meta.url).pathname;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...RTOK_PERMISSIONS, "--config", config, CLI, "serve"],
-    // Deno's own cache: the lazily loaded modules are not fetched again under the new HOME.
-    env: { ...w.env, DENO_DIR: await (await import("../tests/_helpers.ts")).denoDir() },
+/** The words that run this checkout's rtok the way the launcher does. */
+const RTOK_WORDS: readonly string[] = [
+  Deno.execPath(),
+  "run",
+  "-q",
+  ...RTOK_PERMISSIONS,
+  "--config",
+  new URL("../deno.json", import.meta.url).pathname,
+  CLI,
+];
+
+// `rtok serve` in a child process with `env` (Deno's own cache, so the lazily loaded modules
+// are not fetched again under a new HOME), answering once it said so; disposing stops it.
+async function startServe(env: Record<string, string>) {
+  const child = new Deno.Command(RTOK_WORDS[0], {
+    args: [...RTOK_WORDS.slice(1), "serve"],
+    env: { ...env, DENO_DIR: await (await import("../tests/_helpers.ts")).denoDir() },
     stdin: "null",
     stdout: "piped",
     stderr: "null",
   }).spawn();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  await lines.read();
+  const state = JSON.parse(await Deno.readTextFile(`${env.RTOK_HOME}/serve.json`));
+  return {
+    port: state.port as number,
+    headers: { authorization: `Bearer ${state.secret}` },
+    async [Symbol.asyncDispose]() {
+      child.kill("SIGTERM");
+      await lines.cancel();
+      await child.status;
+    },
+  };
+}
+
+// The hook through `rtok serve`, as Claude Code's HTTP hooks call it (keep-alive client).
+async function served(): Promise<Result[]> {
+  const dir = await Deno.makeTempDir({ prefix: "rtok-serve-budget-" });
+  const w = hookWorld(dir);
   try {
-    await lines.read();
-    const state = JSON.parse(await Deno.readTextFile(`${w.env.RTOK_HOME}/serve.json`));
-    const url = `http://127.0.0.1:${state.port}/hook/claude`;
-    const headers = { authorization: `Bearer ${state.secret}` };
+    await using server = await startServe(w.env);
+    const url = `http://127.0.0.1:${server.port}/hook/claude`;
+    const headers = server.headers;
     const module = moduleOf500Lines();
     const path = `${dir}/service.ts`;
     await Deno.writeTextFile(path, module);
@@ -522,9 +532,6 @@ async function served(): Promise<Result[]> {
       await callCost(url, headers, w.env),
     ];
   } finally {
-    child.kill("SIGTERM");
-    await lines.cancel();
-    await child.status;
     await Deno.remove(dir, { recursive: true });
   }
 }
@@ -646,17 +653,9 @@ async function commandHook(): Promise<Result[]> {
   const w = hookWorld(dir);
   const env = { ...w.env, DENO_DIR: await denoDir() };
   const config = new URL("../deno.json", import.meta.url).pathname;
-  const deno = [Deno.execPath(), "run", "-q", ...RTOK_PERMISSIONS, "--config", config, CLI];
-  const child = new Deno.Command(deno[0], {
-    args: [...deno.slice(1), "serve"],
-    env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const deno = RTOK_WORDS;
   try {
-    await lines.read();
+    await using _server = await startServe(env);
     await writeCommandHook(env.RTOK_HOME, quoteArgv(deno));
     const script = commandHookPath(env.RTOK_HOME);
     const event = new TextEncoder().encode(JSON.stringify({
@@ -713,9 +712,6 @@ async function commandHook(): Promise<Result[]> {
       },
     ];
   } finally {
-    child.kill("SIGTERM");
-    await lines.cancel();
-    await child.status;
     await Deno.remove(dir, { recursive: true });
   }
 }
