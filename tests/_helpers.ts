@@ -5,6 +5,7 @@
  * @module
  */
 
+import { existsSync } from "node:fs";
 import { ok, strictEqual } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
@@ -318,6 +319,47 @@ export function stopServer(rtokHome: string): void {
     const { pid } = JSON.parse(Deno.readTextFileSync(`${rtokHome}/serve.json`));
     if (typeof pid === "number" && pid > 0) Deno.kill(pid, "SIGTERM");
   } catch { /* none started, or stopped already */ }
+}
+
+/**
+ * A command-hook host's two end-to-end steps through rtok_hook.sh: with no server (the Deno
+ * hook answers and starts one), then through the server that call started: the same output
+ * (`body` strips what the host wraps around it), one row more, one answer more on /health.
+ */
+export async function serverFirstSteps(
+  t: Deno.TestContext,
+  w: {
+    readonly host: string;
+    readonly rtokHome: string;
+    readonly env: Record<string, string>;
+    readonly cwd: string;
+    /** git's own output. */
+    readonly raw: string;
+    /** What the agent got from one `git log` call through the host. */
+    readonly ask: () => Promise<string>;
+    /** The tool result's name in the step titles (`shell result`). */
+    readonly result: string;
+    readonly body?: (text: string) => string;
+  },
+): Promise<void> {
+  const body = w.body ?? ((text: string) => text);
+  let first = "";
+  await t.step(
+    `with the hook and no server, the ${w.result} is rtok's filtered output`,
+    async () => {
+      ok(!existsSync(`${w.rtokHome}/serve.json`), "no server yet");
+      first = await w.ask();
+      console.log(`${w.host} git log: ${await assertFilteredGitLog(first, w.raw, w)}`);
+    },
+  );
+  await t.step("the server that call started answers the next, with the same output", async () => {
+    const before = await serverAnswered(w.rtokHome, w.host);
+    ok(before !== null, "the hook started rtok serve for the next calls");
+    const text = await w.ask();
+    await assertFilteredGitLog(text, w.raw, { ...w, calls: 2 });
+    strictEqual(body(text), body(first));
+    strictEqual(await serverAnswered(w.rtokHome, w.host), before + 1);
+  });
 }
 
 /**

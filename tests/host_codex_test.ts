@@ -1,15 +1,13 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { codexBinary, codexUserConfig, runCodex, startCodexStandIn } from "./_codex.ts";
 import {
-  assertFilteredGitLog,
   buildLab,
   denoDir,
   failureRows,
   installRtok,
   ledger,
   run,
-  serverAnswered,
+  serverFirstSteps,
   sh,
   stopServer,
   tempDir,
@@ -125,34 +123,16 @@ Deno.test({
       ok(line.startsWith("ok"), r.out);
     });
 
-    let measured = "";
-    let first = "";
-    await t.step(
-      "with the hook and no server, the shell result is rtok's filtered output",
-      async () => {
-        ok(!existsSync(`${rtokHome}/serve.json`), "no server yet");
-        first = await ask();
-        measured = await assertFilteredGitLog(first, raw, {
-          host: "codex",
-          rtokHome,
-          env,
-          cwd: lab,
-        });
-        console.log(`codex git log: ${measured}`);
-      },
-    );
-
-    await t.step(
-      "the server that call started answers the next, with the same output",
-      async () => {
-        const before = await serverAnswered(rtokHome, "codex");
-        ok(before !== null, "the hook started rtok serve for the next calls");
-        const text = await ask();
-        await assertFilteredGitLog(text, raw, { host: "codex", rtokHome, env, cwd: lab, calls: 2 });
-        strictEqual(text.replace(_HEADER, ""), first.replace(_HEADER, ""));
-        strictEqual(await serverAnswered(rtokHome, "codex"), before + 1);
-      },
-    );
+    await serverFirstSteps(t, {
+      host: "codex",
+      rtokHome,
+      env,
+      cwd: lab,
+      raw,
+      ask,
+      result: "shell result",
+      body: (x) => x.replace(_HEADER, ""),
+    });
 
     await t.step("rtok hook codex meets a payload it does not know with exit 0", async () => {
       const before = failureRows(rtokHome).length;

@@ -1,15 +1,13 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { copilotBinary, runCopilot, startCopilotStandIn } from "./_copilot.ts";
 import {
-  assertFilteredGitLog,
   buildLab,
   denoDir,
   failureRows,
   installRtok,
   ledger,
   run,
-  serverAnswered,
+  serverFirstSteps,
   sh,
   stopServer,
   tempDir,
@@ -112,40 +110,15 @@ Deno.test({
       strictEqual(Deno.readTextFileSync(`${copilotHome}/settings.json`), settings);
     });
 
-    let measured = "";
-    let first = "";
-    await t.step(
-      "with the hook and no server, the bash result is rtok's filtered output",
-      async () => {
-        ok(!existsSync(`${rtokHome}/serve.json`), "no server yet");
-        first = await ask();
-        measured = await assertFilteredGitLog(first, raw, {
-          host: "copilot",
-          rtokHome,
-          env,
-          cwd: lab,
-        });
-        console.log(`copilot git log: ${measured}`);
-      },
-    );
-
-    await t.step(
-      "the server that call started answers the next, with the same output",
-      async () => {
-        const before = await serverAnswered(rtokHome, "copilot");
-        ok(before !== null, "the hook started rtok serve for the next calls");
-        const text = await ask();
-        await assertFilteredGitLog(text, raw, {
-          host: "copilot",
-          rtokHome,
-          env,
-          cwd: lab,
-          calls: 2,
-        });
-        strictEqual(text, first);
-        strictEqual(await serverAnswered(rtokHome, "copilot"), before + 1);
-      },
-    );
+    await serverFirstSteps(t, {
+      host: "copilot",
+      rtokHome,
+      env,
+      cwd: lab,
+      raw,
+      ask,
+      result: "bash result",
+    });
 
     await t.step("rtok hook copilot meets a payload it does not know with exit 0", async () => {
       const before = failureRows(rtokHome).length;
