@@ -51,6 +51,14 @@ function _isFile(path: string): boolean {
   }
 }
 
+/**
+ * The words a host's installed hook starts with: the script for a host that runs a command per
+ * call, else `rtok` (the words that run rtok).
+ */
+export function hostHookWords(host: HostId, home: string, rtok: string): string {
+  return COMMAND_HOOK_HOSTS.includes(host) ? commandHookWords(home) : rtok;
+}
+
 /** The script's text, falling back to `rtok` (the words that run rtok, shell-quoted). */
 export function commandHookSource(rtok: string): string {
   return `#!/bin/sh

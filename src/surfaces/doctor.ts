@@ -551,7 +551,7 @@ async function _hostChecks(rtok: string, cwd: string): Promise<_Check[]> {
   for (const id of HOST_IDS) {
     try {
       const { INSTALLER } = await loadHost(id);
-      const words = script.COMMAND_HOOK_HOSTS.includes(id) ? script.commandHookWords(home) : rtok;
+      const words = script.hostHookWords(id, home, rtok);
       checks.push(...await INSTALLER.doctor({ rtok: words, env: hostEnv(), cwd }));
     } catch (e) {
       checks.push({ status: "warn", label: id, detail: `not checked: ${(e as Error).message}` });

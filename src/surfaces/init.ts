@@ -342,19 +342,17 @@ async function _host(name: string, flags: _Flags): Promise<number> {
   const { INSTALLER } = await loadHost(name);
   const script = await import("../hosts/command_hook.ts");
   const home = rtokHome();
-  // A host that runs a command per call runs rtok's script, which asks the server first.
-  const viaScript = script.COMMAND_HOOK_HOSTS.includes(name);
+  const rtok = rtokInvocation();
   const out: string[] = [];
-  if (viaScript && !flags.uninstall && !flags.dryRun) {
-    const path = script.commandHookPath(home);
-    if (await script.writeCommandHook(home, rtokInvocation())) {
-      out.push(
-        `wrote ${path}: it asks rtok serve first, else runs ${rtokInvocation()} hook ${name}`,
-      );
+  // A host that runs a command per call runs rtok's script, which asks the server first.
+  if (script.COMMAND_HOOK_HOSTS.includes(name) && !flags.uninstall && !flags.dryRun) {
+    if (await script.writeCommandHook(home, rtok)) {
+      const path = script.commandHookPath(home);
+      out.push(`wrote ${path}: it asks rtok serve first, else runs ${rtok} hook ${name}`);
     }
   }
   const result = await INSTALLER.install({
-    rtok: viaScript ? script.commandHookWords(home) : rtokInvocation(),
+    rtok: script.hostHookWords(name, home, rtok),
     env: hostEnv(),
     cwd: Deno.cwd(),
     uninstall: flags.uninstall,

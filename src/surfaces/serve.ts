@@ -47,7 +47,8 @@ Usage: rtok serve [--port N] [--idle-minutes M] [--timeout S] [--ensure | --stop
                       the same, its body exactly what rtok hook <host> prints
                       (empty for no answer): what rtok_hook.sh, the command
                       hooks' script, reads
-  GET  /health        {"version", "pid"}
+  GET  /health        {"version", "pid", "answered" (events by host), "warm",
+                      and once warm "warmMs", "warmFailures"}
 
 Each needs "Authorization: Bearer <secret>", the secret in $RTOK_HOME/serve.json
 and, as a curl config, serve.curl (made on first start, owner-only).
