@@ -12,6 +12,7 @@
 import type { Config } from "../core/config.ts";
 import { dryHook } from "./_dry_hook.ts";
 import { HOST_IDS, loadHost } from "../hosts/hosts.ts";
+import { lazyImport } from "../core/lazy.ts";
 
 /** What warming did. */
 export interface WarmReport {
@@ -228,7 +229,7 @@ export async function warmUp(
       if (signal.aborted) break;
       await loadHost(id).catch((e) => failures.push(`host ${id}: ${(e as Error).message}`));
     }
-    await import("../core/symbol_lookup.ts").catch((e) =>
+    await lazyImport(new URL("../core/symbol_lookup.ts", import.meta.url)).catch((e) =>
       failures.push(`symbol lookup: ${(e as Error).message}`)
     );
   } catch (e) {

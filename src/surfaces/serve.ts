@@ -24,7 +24,8 @@ import {
 } from "./_serve_state.ts";
 import { wholeNumber } from "./_flags.ts";
 import { HOOK_TIMEOUT_S } from "../claude/hooks_config.ts";
-import { type WarmReport, warmUp } from "./_warm.ts";
+import type { WarmReport } from "./_warm.ts";
+import { lazyImport } from "../core/lazy.ts";
 
 export { readServeState, serverAnswers, type ServeState, serveStatePath } from "./_serve_state.ts";
 import { answerAndRecord, makeHookDeps, MAX_HOOK_INPUT, recordHookFailure } from "./hook.ts";
@@ -276,8 +277,14 @@ export async function main(args: readonly string[]): Promise<number> {
   }, _WATCH_MS);
   await print(`rtok serve: answering on 127.0.0.1:${addr.port} (pid ${Deno.pid})\n`);
   // Off the request path: what a first event would load, loaded before a host asks.
-  const warming = currentConfig().then((c) => warmUp(c, idleNow, stop.signal)).then((r) => {
-    warm = r;
+  const warming = (async () => {
+    const { warmUp } = await lazyImport<typeof import("./_warm.ts")>(
+      new URL("./_warm.ts", import.meta.url),
+    );
+    warm = await warmUp(await currentConfig(), idleNow, stop.signal);
+  })().catch((e) => {
+    // Nothing warmed: each piece loads on its first event, as without a warm-up.
+    warm = { ms: 0, events: 0, failures: [(e as Error).message] };
   });
   await server.finished;
   await warming;
