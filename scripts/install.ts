@@ -2,8 +2,8 @@
  * `deno task install`: the `rtok` command, by `deno install -g` with rtok's permissions and
  * this checkout's deno.json (the import map of the npm packages rtok runs and nothing else: the
  * tests' and benches' are in dev.json; without `--config` the installed command has no import
- * map and `rtok mcp` cannot load zod), then `deno cache` of every module rtok may load, so that nothing is fetched
- * later and rtok works offline. The launcher deno
+ * map and `rtok mcp` cannot load zod), then `deno cache` of every module rtok may load, so
+ * that nothing is fetched later and rtok works offline. The launcher deno
  * writes runs `deno` from PATH; when no `deno` a later shell finds there is the binary doing
  * the install (Deno run through `npx`, say), the launcher names that binary by absolute path
  * instead, and one line on stderr says where it lives. Takes `--root <dir>` as `deno install`

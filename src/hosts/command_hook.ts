@@ -1,20 +1,22 @@
 /**
  * The command hook of the hosts that run a command per tool call (Codex CLI, Gemini CLI,
- * Copilot CLI): a POSIX `sh` script, `$RTOK_HOME/rtok_hook.sh`, installed as `sh <script> hook
- * <host>`. It reads the event, and when rtok's resident server answers (`rtok serve`, its port
- * in `serve.json`, its secret in the owner-only `serve.curl` that curl reads, never on a
- * command line) prints the server's answer; else, or when curl is missing, `RTOK_DISABLED` is
- * set, or the server fails or takes over 5 s, it hands the same event to `rtok hook <host>`, a
- * Deno process, and starts a server for the next calls (`rtok serve --ensure`, detached, at
- * most once a minute: `serve.tried` holds when it last tried). The server answers such a request (`?as=command`) with exactly the bytes the
- * command hook prints. `sh` and `curl` because every machine these hosts run on has both, and
- * both start in about a millisecond, where any launcher written for Deno pays Deno's start-up.
+ * Copilot CLI): a script, `$RTOK_HOME/rtok_hook.sh`, installed as `bash <script> hook <host>`
+ * (`sh` where PATH has no bash). It reads the event and asks rtok's resident server
+ * (`rtok serve`, its port and secret in `serve.json`) with `?as=command`, whose body is exactly
+ * what `rtok hook <host>` prints, and prints that. When no server answers, or it refuses, fails
+ * or takes over 5 s, or `RTOK_DISABLED` is set, the script hands the same event to
+ * `rtok hook <host>`, a Deno process, and starts a server for the next calls (`rtok serve
+ * --ensure`, detached, at most once a minute: `serve.tried` holds when it last tried). Under
+ * bash 4.1+ the script runs no other program on the server path (`read -N`, `/dev/tcp`): curl
+ * alone takes ~20 ms to start, more than the whole bash path; under sh it needs `cat` and
+ * `curl`, which reads the secret from the owner-only `serve.curl`, never from a command line.
  *
  * @module
  */
 
 import { joinPath } from "../core/paths.ts";
 import { quoteWord } from "../core/shell.ts";
+import { onPath } from "../core/self.ts";
 import type { HostId } from "./host.ts";
 
 /** The script's file name inside `$RTOK_HOME`. */
@@ -39,16 +41,7 @@ export function commandHookPath(home: string): string {
  * `path` (it reaches the server with no other process), else `sh '<home>/rtok_hook.sh'`.
  */
 export function commandHookWords(home: string, path: string = Deno.env.get("PATH") ?? ""): string {
-  const shell = path.split(":").some((d) => d && _isFile(joinPath(d, "bash"))) ? "bash" : "sh";
-  return `${shell} ${quoteWord(commandHookPath(home))}`;
-}
-
-function _isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
+  return `${onPath("bash", path) ? "bash" : "sh"} ${quoteWord(commandHookPath(home))}`;
 }
 
 /**
