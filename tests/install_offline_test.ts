@@ -227,16 +227,15 @@ Deno.test({
   },
 });
 
-Deno.test("deno.json maps exactly the packages rtok's own modules import, as dev.json pins them", () => {
-  const runtime = JSON.parse(Deno.readTextFileSync(`${REPO}deno.json`)).imports as Record<
-    string,
-    string
-  >;
-  const dev = JSON.parse(Deno.readTextFileSync(`${REPO}dev.json`)).imports as Record<
-    string,
-    string
-  >;
-  for (const [name, spec] of Object.entries(runtime)) strictEqual(dev[name], spec, name);
+Deno.test("deno.json maps exactly the packages rtok's own modules import, as dev.json pins them, with the same compiler options", () => {
+  const [rt, dv] = ["deno.json", "dev.json"].map((f) =>
+    JSON.parse(Deno.readTextFileSync(REPO + f))
+  );
+  const runtime = rt.imports as Record<string, string>;
+  for (const [name, spec] of Object.entries(runtime)) strictEqual(dv.imports[name], spec, name);
+  // dev.json repeats what type checks and runs the tests: it must say the same.
+  deepStrictEqual(dv.compilerOptions, rt.compilerOptions);
+  deepStrictEqual(dv.unstable, rt.unstable);
   const used = new Set<string>();
   for (const file of runtimeModules(REPO)) {
     const text = Deno.readTextFileSync(file);
