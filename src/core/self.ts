@@ -64,6 +64,28 @@ export function lastingDenoAdvice(version: string = Deno.version.deno): string {
  * wrote, by absolute path; or Deno running this program with rtok's permissions.
  */
 export function rtokInvocation(probe: SelfProbe = {}): string {
+  if (probe.isExecutable || probe.execPath || probe.mainModule) return _invocation(probe);
+  // A resident server asks on every rewrite, and a walk of PATH is dozens of failed stats:
+  // the live answer is kept while PATH, HOME and the install root stay, checked again with
+  // one stat when rtok was found on PATH, and looked up afresh after a second otherwise.
+  const path = probe.path ?? envVar("PATH") ?? "";
+  const home = probe.home ?? envVar("HOME");
+  const root = probe.denoInstallRoot ?? envVar("DENO_INSTALL_ROOT");
+  const key = `${path}\0${home ?? ""}\0${root ?? ""}`;
+  const now = Date.now();
+  const hit = _live.get(key);
+  if (hit && (hit.found ? isExecutable(hit.found) : now - hit.at < _LIVE_MS)) return hit.words;
+  const dir = onPath("rtok", path);
+  const words = dir ? "rtok" : _invocation({ path, home, denoInstallRoot: root });
+  if (_live.size >= 16) _live.clear();
+  _live.set(key, { at: now, found: dir ? joinPath(dir, "rtok") : null, words });
+  return words;
+}
+
+const _LIVE_MS = 1000;
+const _live = new Map<string, { at: number; found: string | null; words: string }>();
+
+function _invocation(probe: SelfProbe): string {
   const exec = probe.isExecutable ?? isExecutable;
   const path = probe.path ?? envVar("PATH") ?? "";
   if (onPath("rtok", path, exec)) return "rtok";
