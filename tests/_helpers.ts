@@ -121,6 +121,10 @@ export interface RunningRtok extends AsyncDisposable {
   stdout(): string;
   /** What it printed on stderr so far. */
   stderr(): string;
+  /** Its process id. */
+  readonly pid: number;
+  /** Sends `signal` and resolves with its exit status once it has ended. */
+  stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
 }
 
 /**
@@ -132,12 +136,12 @@ export async function startRtok(
   home: string,
   args: readonly string[],
   urlIn: RegExp,
-  opts: { readonly cwd?: string } = {},
+  opts: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> } = {},
 ): Promise<RunningRtok> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...RTOK_PERMS, CLI, ...args],
     cwd: opts.cwd,
-    env: { RTOK_HOME: home, NO_COLOR: "1", DENO_DIR: await denoDir() },
+    env: { RTOK_HOME: home, NO_COLOR: "1", DENO_DIR: await denoDir(), ...opts.env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -161,16 +165,22 @@ export async function startRtok(
       throw new Error(`rtok ${args[0]} did not start: ${out} ${err}`);
     } else await new Promise((r) => setTimeout(r, 20));
   }
+  const stop = async (signal: Deno.Signal = "SIGTERM") => {
+    try {
+      child.kill(signal);
+    } catch { /* already gone */ }
+    const status = await child.status;
+    await pumps;
+    return status;
+  };
   return {
     url,
     stdout: () => out,
     stderr: () => err,
+    pid: child.pid,
+    stop,
     async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await pumps;
+      await stop();
     },
   };
 }

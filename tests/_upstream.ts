@@ -278,6 +278,7 @@ export function startProxy(
   home: string,
   upstream: string,
   extra: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
 ): Promise<RunningProxy> {
   return startRtok(
     home,
@@ -292,6 +293,7 @@ export function startProxy(
       ...extra,
     ],
     /listening on (http:\/\/\S+)/,
+    { env },
   );
 }
 
