@@ -156,12 +156,17 @@ export async function startRtok(
     })(),
   ]);
   const deadline = Date.now() + 30_000;
+  let ended = false;
+  child.status.then(() => ended = true);
   let url = "";
   while (!url) {
     const m = urlIn.exec(out) ?? urlIn.exec(err);
     if (m) url = m[1];
-    else if (Date.now() > deadline) {
-      child.kill();
+    else if (Date.now() > deadline || ended) {
+      try {
+        child.kill();
+      } catch { /* it ended by itself: what it printed says why */ }
+      if (ended) await pumps;
       throw new Error(`rtok ${args[0]} did not start: ${out} ${err}`);
     } else await new Promise((r) => setTimeout(r, 20));
   }

@@ -91,6 +91,12 @@ Deno.test({
     await client.messages.create({ model: "claude-test-1", max_tokens: 10, messages });
     await client.messages.create({ model: "claude-test-1", max_tokens: 10, messages });
     const ledger = await proxySums(tmp.path, 2);
+    // The caller is the salted hash of the key the ledger keeps too, never the key.
+    const callerHash = await untilLedger(
+      tmp.path,
+      (db) => (db.prepare("SELECT caller FROM proxy_requests").get() as { caller: string }).caller,
+      "a caller",
+    ).then((c) => /^key-([0-9a-f]{12})$/.exec(c)![1]);
     const forwarded = up.received.length;
     const res = await fetch(`${proxy.url}/metrics`);
     strictEqual(res.status, 200);
@@ -99,7 +105,9 @@ Deno.test({
     strictEqual(up.received.length, forwarded, "/metrics is not forwarded");
     strictEqual(
       s.get(
-        'rtok_proxy_requests_total{provider="anthropic",model="claude-test-1",route="messages",status="200"}',
+        'rtok_proxy_requests_total{provider="anthropic",model="claude-test-1",route="messages",status="200",caller="key-' +
+          callerHash +
+          '"}',
       ),
       2,
     );

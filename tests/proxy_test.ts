@@ -2,7 +2,7 @@ import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/st
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { DatabaseSync } from "node:sqlite";
-import { CLI, pointerId, rtok, RTOK_PERMS, run, tempDir } from "./_helpers.ts";
+import { CLI, pointerId, rtok, RTOK_PERMS, run, startRtok, tempDir } from "./_helpers.ts";
 import { proxyRows, sse, startProxy, startUpstream } from "./_upstream.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
@@ -196,7 +196,12 @@ Deno.test({
       const wal = await Deno.readFile(`${tmp.path}/rtok.db-wal`).catch(() => new Uint8Array());
       const all = new TextDecoder().decode(db) + new TextDecoder().decode(wal);
       ok(!all.includes("sk-ant-secret-123"));
-      match(proxy.stderr(), /proxy: anthropic messages 200 claude-test-1 /, "requests are logged");
+      // The caller is a salted hash of the key, never the key.
+      match(
+        proxy.stderr(),
+        /proxy: key-[0-9a-f]{12} anthropic messages 200 claude-test-1 /,
+        "requests are logged",
+      );
       ok(!proxy.stderr().includes("sk-ant-secret-123"));
     });
   },
@@ -507,16 +512,37 @@ Deno.test({
   },
 });
 
-Deno.test("rtok proxy refuses a non-loopback address without --allow-remote", async () => {
+Deno.test("rtok proxy refuses a non-loopback address without --allow-remote and a token", async (t) => {
   using tmp = tempDir();
-  const r = await run(Deno.execPath(), ["run", ...RTOK_PERMS, CLI, "proxy", "--host", "0.0.0.0"], {
-    env: { RTOK_HOME: tmp.path },
-  });
-  strictEqual(r.code, 1);
-  strictEqual(
-    r.err.trim(),
-    'rtok: --host "0.0.0.0" is not a loopback address; add --allow-remote to listen on it anyway',
-  );
+  const cases: { args: string[]; env: Record<string, string>; err: string }[] = [
+    {
+      args: ["--host", "0.0.0.0"],
+      env: {},
+      err: 'rtok: "0.0.0.0" is not a loopback address; add --allow-remote (and set ' +
+        "RTOK_PROXY_TOKEN) to serve other machines",
+    },
+    {
+      args: ["--listen", "0.0.0.0:0", "--allow-remote"],
+      env: {},
+      err: 'rtok: "0.0.0.0" is not a loopback address: set RTOK_PROXY_TOKEN to the token ' +
+        "clients send in the x-rtok-token header",
+    },
+    {
+      args: ["--listen", "0.0.0.0", "--allow-remote"],
+      env: { RTOK_PROXY_TOKEN: "t" },
+      err: 'rtok: --listen "0.0.0.0": expected HOST:PORT, for example 0.0.0.0:8787 or ' +
+        "[::1]:8787",
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.args.join(" "), async () => {
+      const r = await run(Deno.execPath(), ["run", ...RTOK_PERMS, CLI, "proxy", ...c.args], {
+        env: { RTOK_HOME: tmp.path, ...c.env },
+      });
+      strictEqual(r.code, 1);
+      strictEqual(r.err.trim(), c.err);
+    });
+  }
 });
 
 Deno.test({
@@ -658,17 +684,42 @@ Deno.test({
 });
 
 Deno.test({
-  name: "rtok proxy listens on a non-loopback address with --allow-remote, and warns",
+  name: "rtok proxy listens off loopback with --allow-remote and a token, and asks for it",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
     using tmp = tempDir();
     await using up = startUpstream();
-    await using proxy = await startProxy(tmp.path, up.url, ["--host", "0.0.0.0", "--allow-remote"]);
-    match(proxy.stderr(), /warning: listening on 0\.0\.0\.0: anyone who can reach it/);
+    await using proxy = await startRtok(
+      tmp.path,
+      [
+        "proxy",
+        "--listen",
+        "0.0.0.0:0",
+        "--allow-remote",
+        "--anthropic-upstream",
+        up.url,
+        "--openai-upstream",
+        up.url,
+      ],
+      /listening on (http:\/\/\S+)/,
+      { env: { RTOK_PROXY_TOKEN: "team-token" } },
+    );
+    match(proxy.stderr(), /listening on 0\.0\.0\.0: requests need the gateway token/);
     const port = new URL(proxy.url).port;
-    const r = await fetch(`http://127.0.0.1:${port}/v1/models`);
+    const denied = await fetch(`http://127.0.0.1:${port}/v1/models`);
+    strictEqual(denied.status, 401);
+    match(await denied.text(), /^\{.*missing or wrong gateway token.*\}$/);
+    strictEqual(up.received.length, 0, "the provider never sees a request without the token");
+    const r = await fetch(`http://127.0.0.1:${port}/v1/models`, {
+      headers: { "x-rtok-token": "team-token", "x-rtok-caller": "ci" },
+    });
     deepStrictEqual(await r.json(), { object: "list", data: [] });
+    deepStrictEqual(
+      Object.keys(up.received[0].headers).filter((k) => k.startsWith("x-rtok")),
+      [],
+      "the gateway's headers are not forwarded",
+    );
   },
 });
 

@@ -15,6 +15,7 @@ import guard from "../../migrations/0007_guard.sql" with { type: "text" };
 import styleArm from "../../migrations/0008_style_arm.sql" with { type: "text" };
 import graph from "../../migrations/0009_graph.sql" with { type: "text" };
 import delivery from "../../migrations/0010_delivery.sql" with { type: "text" };
+import caller from "../../migrations/0011_caller.sql" with { type: "text" };
 
 /** One embedded migration. */
 export interface Migration {
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: "style_arm", sql: styleArm },
   { version: 9, name: "graph", sql: graph },
   { version: 10, name: "delivery", sql: delivery },
+  { version: 11, name: "caller", sql: caller },
 ];

@@ -25,6 +25,9 @@ export const RTOK_ENV: readonly string[] = [
   "CLAUDE_PROJECT_DIR",
   "CLAUDE_CONFIG_DIR",
   "DENO_INSTALL_ROOT",
+  // The team gateway's token (`rtok proxy`), and the caller name `rtok metrics --push` sends.
+  "RTOK_PROXY_TOKEN",
+  "USER",
   ...HOST_ENV.filter((name) => name !== "HOME"),
 ];
 

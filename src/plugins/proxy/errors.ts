@@ -9,11 +9,19 @@ import type { Provider } from "./routes.ts";
 
 /** A JSON error response in `provider`'s shape. */
 export function errorResponse(provider: Provider, status: number, message: string): Response {
+  const denied = status === 401;
   const body = provider === "anthropic"
-    ? { type: "error", error: { type: "api_error", message } }
+    ? { type: "error", error: { type: denied ? "authentication_error" : "api_error", message } }
     : provider === "gemini"
-    ? { error: { code: status, message, status: "UNAVAILABLE" } }
-    : { error: { message, type: "server_error", param: null, code: null } };
+    ? { error: { code: status, message, status: denied ? "UNAUTHENTICATED" : "UNAVAILABLE" } }
+    : {
+      error: {
+        message,
+        type: denied ? "invalid_request_error" : "server_error",
+        param: null,
+        code: null,
+      },
+    };
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json", "x-rtok-error": "1" },

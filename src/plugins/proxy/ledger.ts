@@ -18,7 +18,7 @@ export function insertProxyRows(
 ): void {
   if (rows.length === 0) return;
   store.write((db) => {
-    for (const row of rows) _insert(db, row);
+    for (const row of rows) insertProxyRow(db, row);
     const cutoff = Math.floor(rows[0].ts - retentionDays * 86_400_000);
     db.prepare(
       `DELETE FROM proxy_results WHERE request_id IN
@@ -28,13 +28,14 @@ export function insertProxyRows(
   });
 }
 
-function _insert(db: DatabaseSync, row: ProxyRow): void {
+/** Writes one request and its results, inside the caller's transaction. */
+export function insertProxyRow(db: DatabaseSync, row: ProxyRow): void {
   const u = row.usage;
   const info = db.prepare(
     `INSERT INTO proxy_requests (ts, provider, route, model, status, streamed, latency_ms,
        duration_ms, input_tokens, output_tokens, cache_write_tokens, cache_read_tokens,
-       results_seen, results_compressed, chars_seen, chars_saved, note, style_arm)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       results_seen, results_compressed, chars_seen, chars_saved, note, style_arm, caller)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     row.ts,
     row.provider,
@@ -54,6 +55,7 @@ function _insert(db: DatabaseSync, row: ProxyRow): void {
     row.charsSaved,
     row.note,
     row.style ?? null,
+    row.caller ?? null,
   );
   const insert = db.prepare(
     `INSERT INTO proxy_results (request_id, shape, raw_chars, emitted_chars, raw_tokens,

@@ -13,6 +13,8 @@
  */
 
 import { estimateChars } from "../../core/tokens.ts";
+import { ANONYMOUS, CallerBound } from "./gateway.ts";
+import { priceFor, priceOf, type PriceTable } from "./prices.ts";
 import type { ProxyRow } from "./server.ts";
 
 /** The `Content-Type` of the text exposition format. */
@@ -199,48 +201,81 @@ export const TOKEN_KINDS: readonly ("input" | "output" | "cache_write" | "cache_
   "cache_read",
 ];
 
+/** How many callers get a label of their own unless `[plugins.proxy] max_callers` says. */
+export const DEFAULT_MAX_CALLERS = 20;
+
+/** What {@linkcode ProxyMetrics} is made with. */
+export interface ProxyMetricsOptions {
+  /** Callers with a label of their own; the rest are `other`. */
+  readonly maxCallers?: number;
+  /** Prices for the money counters; none counted without. */
+  readonly prices?: PriceTable;
+}
+
 /**
- * The proxy's metrics since it started: requests, the tokens providers reported, tool results
- * seen and compressed, chars and estimated tokens saved, and the latency the proxy adds.
+ * The proxy's metrics since it started, each by caller (at most `maxCallers` of them, the rest
+ * as `other`): requests, the tokens providers reported, tool results seen and compressed, chars
+ * and estimated tokens saved, dollars spent and saved where the model has a price, and the
+ * latency the proxy adds.
  */
 export class ProxyMetrics {
   readonly #started = Date.now() / 1000;
+  readonly #callers: CallerBound;
+  readonly #prices: PriceTable | null;
+
+  /** Counters at zero. */
+  constructor(options: ProxyMetricsOptions = {}) {
+    this.#callers = new CallerBound(options.maxCallers ?? DEFAULT_MAX_CALLERS);
+    this.#prices = options.prices ?? null;
+  }
   readonly #requests = new CounterVec(
     "rtok_proxy_requests_total",
     "Requests the proxy forwarded, by provider, model, route and the upstream's HTTP status " +
       "(502 when it never answered).",
-    ["provider", "model", "route", "status"],
+    ["provider", "model", "route", "status", "caller"],
   );
   readonly #tokens = new CounterVec(
     "rtok_proxy_tokens_total",
     "Tokens the provider reported in its usage, by kind (input not from the cache, output, " +
       "cache_write, cache_read); count_tokens requests are not counted.",
-    ["provider", "model", "kind"],
+    ["provider", "model", "kind", "caller"],
   );
   readonly #seen = new CounterVec(
     "rtok_proxy_tool_results_seen_total",
     "Tool results in the requests.",
-    ["provider"],
+    ["provider", "caller"],
   );
   readonly #compressed = new CounterVec(
     "rtok_proxy_tool_results_compressed_total",
     "Tool results the proxy compressed.",
-    ["provider"],
+    ["provider", "caller"],
   );
   readonly #charsSeen = new CounterVec(
     "rtok_proxy_tool_result_chars_seen_total",
     "Chars of tool results in the requests, compressed or not.",
-    ["provider"],
+    ["provider", "caller"],
   );
   readonly #charsSaved = new CounterVec(
     "rtok_proxy_chars_saved_total",
     "Chars compression removed from tool results.",
-    ["provider"],
+    ["provider", "caller"],
   );
   readonly #tokensSaved = new CounterVec(
     "rtok_proxy_estimated_tokens_saved_total",
     "Tokens compression removed, estimated from chars by each result's text class.",
-    ["provider"],
+    ["provider", "caller"],
+  );
+  readonly #spent = new CounterVec(
+    "rtok_proxy_spent_usd_total",
+    "US dollars the requests cost: the provider's token counts × the model's price; models " +
+      "without a price are not counted.",
+    ["provider", "model", "caller"],
+  );
+  readonly #savedUsd = new CounterVec(
+    "rtok_proxy_estimated_saved_usd_total",
+    "US dollars compression saved, estimated: tokens saved × the model's input price; models " +
+      "without a price are not counted.",
+    ["provider", "model", "caller"],
   );
   readonly #added = new Histogram(
     "rtok_proxy_added_latency_seconds",
@@ -253,22 +288,36 @@ export class ProxyMetrics {
   observe(row: ProxyRow): void {
     const u = row.usage;
     const model = u.model ?? "";
-    this.#requests.inc([row.provider, model, row.route, String(row.status)]);
+    const caller = this.#callers.label(row.caller ?? ANONYMOUS);
+    const by = [row.provider, caller];
+    this.#requests.inc([row.provider, model, row.route, String(row.status), caller]);
+    const kinds = [u.input, u.output, u.cacheWrite, u.cacheRead];
     if (row.route !== "count_tokens") {
-      const kinds = [u.input, u.output, u.cacheWrite, u.cacheRead];
       kinds.forEach((n, i) => {
-        if (n !== null && n > 0) this.#tokens.inc([row.provider, model, TOKEN_KINDS[i]], n);
+        if (n !== null && n > 0) this.#tokens.inc([row.provider, model, TOKEN_KINDS[i], caller], n);
       });
     }
-    this.#seen.inc([row.provider], row.resultsSeen);
-    this.#compressed.inc([row.provider], row.results.length);
-    this.#charsSeen.inc([row.provider], row.charsSeen);
-    this.#charsSaved.inc([row.provider], row.charsSaved);
+    this.#seen.inc(by, row.resultsSeen);
+    this.#compressed.inc(by, row.results.length);
+    this.#charsSeen.inc(by, row.charsSeen);
+    this.#charsSaved.inc(by, row.charsSaved);
     let saved = 0;
     for (const r of row.results) {
       saved += estimateChars(r.rawChars, r.textClass) - estimateChars(r.emittedChars, r.textClass);
     }
-    this.#tokensSaved.inc([row.provider], Math.max(0, saved));
+    saved = Math.max(0, saved);
+    this.#tokensSaved.inc(by, saved);
+    const priced = this.#prices ? priceOf(this.#prices, model) : null;
+    if (priced && row.route !== "count_tokens") {
+      const t = kinds.map((n) => n ?? 0);
+      const p = priceFor(priced, t[0] + t[2] + t[3]);
+      if (p) {
+        const perMillion = t[0] * p.input + t[1] * p.output + t[2] * p.cacheWrite +
+          t[3] * p.cacheRead;
+        this.#spent.inc([row.provider, model, caller], perMillion / 1_000_000);
+        this.#savedUsd.inc([row.provider, model, caller], saved * p.input / 1_000_000);
+      }
+    }
     if (row.addedMs !== undefined) this.#added.observe(row.addedMs / 1000);
   }
 
@@ -288,6 +337,8 @@ export class ProxyMetrics {
       this.#charsSeen.family(),
       this.#charsSaved.family(),
       this.#tokensSaved.family(),
+      this.#spent.family(),
+      this.#savedUsd.family(),
       this.#added.family(),
     ]);
   }

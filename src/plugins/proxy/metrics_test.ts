@@ -1,4 +1,5 @@
-import { deepStrictEqual, match, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual, match, ok, strictEqual, throws } from "node:assert/strict";
+import { BUILTIN_PRICES, priceOf } from "./prices.ts";
 import {
   CounterVec,
   escapeHelp,
@@ -151,41 +152,62 @@ Deno.test("ProxyMetrics.observe() counts requests, tokens by kind, results and s
   const at = (k: string) => s.get(k);
   strictEqual(
     at(
-      'rtok_proxy_requests_total{provider="anthropic",model="claude-x",route="messages",status="200"}',
+      'rtok_proxy_requests_total{provider="anthropic",model="claude-x",route="messages",status="200",caller="anonymous"}',
     ),
     "1",
   );
   strictEqual(
     at(
-      'rtok_proxy_requests_total{provider="anthropic",model="claude-x",route="messages",status="529"}',
+      'rtok_proxy_requests_total{provider="anthropic",model="claude-x",route="messages",status="529",caller="anonymous"}',
     ),
     "1",
   );
   strictEqual(
-    at('rtok_proxy_requests_total{provider="openai",model="",route="chat",status="200"}'),
+    at(
+      'rtok_proxy_requests_total{provider="openai",model="",route="chat",status="200",caller="anonymous"}',
+    ),
     "1",
   );
   // Two messages requests' usage; count_tokens is not consumption.
   strictEqual(
-    at('rtok_proxy_tokens_total{provider="anthropic",model="claude-x",kind="input"}'),
+    at(
+      'rtok_proxy_tokens_total{provider="anthropic",model="claude-x",kind="input",caller="anonymous"}',
+    ),
     "3000",
   );
   strictEqual(
-    at('rtok_proxy_tokens_total{provider="anthropic",model="claude-x",kind="cache_read"}'),
+    at(
+      'rtok_proxy_tokens_total{provider="anthropic",model="claude-x",kind="cache_read",caller="anonymous"}',
+    ),
     "14000",
   );
   strictEqual(
-    at('rtok_proxy_tokens_total{provider="openai",model="",kind="cache_write"}'),
+    at('rtok_proxy_tokens_total{provider="openai",model="",kind="cache_write",caller="anonymous"}'),
     undefined,
   );
-  strictEqual(at('rtok_proxy_tokens_total{provider="openai",model="",kind="cache_read"}'), "1024");
-  strictEqual(at('rtok_proxy_tool_results_seen_total{provider="anthropic"}'), "5");
-  strictEqual(at('rtok_proxy_tool_results_compressed_total{provider="anthropic"}'), "2");
-  strictEqual(at('rtok_proxy_tool_result_chars_seen_total{provider="anthropic"}'), "10050");
-  strictEqual(at('rtok_proxy_chars_saved_total{provider="anthropic"}'), "6200");
+  strictEqual(
+    at('rtok_proxy_tokens_total{provider="openai",model="",kind="cache_read",caller="anonymous"}'),
+    "1024",
+  );
+  strictEqual(
+    at('rtok_proxy_tool_results_seen_total{provider="anthropic",caller="anonymous"}'),
+    "5",
+  );
+  strictEqual(
+    at('rtok_proxy_tool_results_compressed_total{provider="anthropic",caller="anonymous"}'),
+    "2",
+  );
+  strictEqual(
+    at('rtok_proxy_tool_result_chars_seen_total{provider="anthropic",caller="anonymous"}'),
+    "10050",
+  );
+  strictEqual(at('rtok_proxy_chars_saved_total{provider="anthropic",caller="anonymous"}'), "6200");
   // log: ceil(6200/3.1) − ceil(620/3.1) = 2000 − 200; prose: ceil(3100/4.2) − ceil(2480/4.2)
   // = 739 − 591.
-  strictEqual(at('rtok_proxy_estimated_tokens_saved_total{provider="anthropic"}'), "1948");
+  strictEqual(
+    at('rtok_proxy_estimated_tokens_saved_total{provider="anthropic",caller="anonymous"}'),
+    "1948",
+  );
   // Added latency: 3 ms, 3 ms and 700 ms; the row without it is not observed.
   strictEqual(at('rtok_proxy_added_latency_seconds_bucket{le="0.0025"}'), "0");
   strictEqual(at('rtok_proxy_added_latency_seconds_bucket{le="0.005"}'), "2");
@@ -212,8 +234,36 @@ Deno.test("ProxyMetrics.render() gives every rtok_ family a HELP and a TYPE line
     match(family, /^rtok_/);
     strictEqual(declared.has(family), true, `${line} follows its TYPE line`);
   }
-  strictEqual(declared.size, 9);
+  strictEqual(declared.size, 11);
   match(text, /^# HELP rtok_proxy_added_latency_seconds /m);
+});
+
+Deno.test("ProxyMetrics.observe() labels each caller, past the bound as other, and prices usage", () => {
+  const m = new ProxyMetrics({ maxCallers: 2, prices: BUILTIN_PRICES });
+  const model = "claude-sonnet-4-5";
+  const usage = { model, input: 100_000, output: 0, cacheWrite: 0, cacheRead: 0 };
+  for (const caller of ["alice", "bob", "carol", "alice", "dave"]) {
+    m.observe(row({ caller, usage, results: [], charsSaved: 0 }));
+  }
+  const s = samples(m.render());
+  const requests = (c: string) =>
+    s.get(
+      `rtok_proxy_requests_total{provider="anthropic",model="${model}",route="messages",` +
+        `status="200",caller="${c}"}`,
+    );
+  strictEqual(requests("alice"), "2");
+  strictEqual(requests("bob"), "1");
+  strictEqual(requests("carol"), undefined);
+  strictEqual(requests("other"), "2", "carol and dave are past the bound of 2");
+  // 100,000 input tokens at the model's input price (dollars per million), twice for alice.
+  const price = priceOf(BUILTIN_PRICES, model)!.input;
+  strictEqual(
+    s.get(`rtok_proxy_spent_usd_total{provider="anthropic",model="${model}",caller="alice"}`),
+    String(2 * 100_000 * price / 1_000_000),
+  );
+  const unpriced = new ProxyMetrics({ prices: BUILTIN_PRICES });
+  unpriced.observe(row({ usage: { ...usage, model: "no-such-model" } }));
+  ok(!unpriced.render().includes("rtok_proxy_spent_usd_total{"), "no price, no dollars");
 });
 
 Deno.test("ProxyMetrics.response() is the text format's content type", async () => {

@@ -8,6 +8,8 @@
 import type { Plugin } from "../../core/plugin.ts";
 import type { ToolResultCompressor } from "./compress.ts";
 import { lazyImport } from "../../core/lazy.ts";
+import { insertProxyRow } from "./ledger.ts";
+import type { ProxyRow } from "./server.ts";
 
 let compressor: Promise<ToolResultCompressor> | null = null;
 
@@ -28,5 +30,12 @@ export const proxyPlugin: Plugin = {
   },
   async proxyFilter(req, ctx) {
     return await (await load()).compress(req, ctx);
+  },
+  // Rows the proxy could not write when their requests finished (the store locked or
+  // read-only) wait in the spool as `proxy.request` entries.
+  ingest(entries, store) {
+    for (const e of entries) {
+      if (e.kind === "proxy.request") insertProxyRow(store.db, e.data as unknown as ProxyRow);
+    }
   },
 };

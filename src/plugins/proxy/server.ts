@@ -10,6 +10,7 @@
 import { isUtf8 } from "node:buffer";
 import type { ProxyReport, ProxyRequest, ProxyResult } from "../../core/plugin.ts";
 import { errorResponse, withoutQueryKeys } from "./errors.ts";
+import { ANONYMOUS, TOKEN_HEADER, tokenMatches, tokenOf } from "./gateway.ts";
 import { ProxyMetrics } from "./metrics.ts";
 import { BodyRequest } from "./request.ts";
 import { type Provider, type Route, routeOf, upstreamUrl } from "./routes.ts";
@@ -53,6 +54,16 @@ export interface ProxyRow {
   readonly style: string | null;
   /** Arrival to the forward starting (the body read, the plugins' work), milliseconds. */
   readonly addedMs?: number;
+  /** Who sent it: the team's caller name or a salted hash of the provider key, never a key. */
+  readonly caller?: string;
+}
+
+/** What `GET /readyz` reports: ready, and each check's verdict (`ok` or why not). */
+export interface Readiness {
+  /** True when every check passed. */
+  readonly ready: boolean;
+  /** Each check's name and verdict. */
+  readonly checks: Readonly<Record<string, string>>;
 }
 
 /** What the handler is given. */
@@ -75,6 +86,17 @@ export interface ProxyDeps {
    * in memory, since the handler was made.
    */
   readonly metrics?: ProxyMetrics;
+  /**
+   * The gateway token every request but `/healthz` and `/readyz` must carry in
+   * `x-rtok-token`; none asked when absent.
+   */
+  readonly token?: string | null;
+  /** Names a request's caller (`anonymous` when absent). */
+  callerOf?(headers: Headers, url: URL): Promise<string>;
+  /** Answers `GET /readyz` (always ready when absent). */
+  ready?(): Promise<Readiness>;
+  /** Aborted when in-flight requests must end now (a shutdown's deadline passed). */
+  readonly cutoff?: AbortSignal;
 }
 
 // Hop-by-hop headers, and those the proxy sets itself, never cross it.
@@ -90,7 +112,6 @@ const DROP_REQUEST = new Set([
   "upgrade",
   "content-length",
   "accept-encoding",
-  "x-rtok",
 ]);
 const DROP_RESPONSE = new Set([
   "connection",
@@ -116,17 +137,40 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
     const t0 = performance.now();
     const ts = Date.now();
     const url = new URL(req.url);
-    // Answered here, before anything is read or forwarded: no model API has this path.
-    if (req.method === "GET" && url.pathname === "/metrics") return metrics.response();
+    // Answered here, before anything is read or forwarded: no model API has these paths.
+    if (req.method === "GET" && url.pathname === "/healthz") {
+      return Response.json({ status: "ok" });
+    }
+    if (req.method === "GET" && url.pathname === "/readyz") {
+      const r = deps.ready ? await deps.ready() : { ready: true, checks: {} };
+      return Response.json(r, { status: r.ready ? 200 : 503 });
+    }
     const route = routeOf(req.method, url.pathname, req.headers, url.searchParams);
+    if (deps.token && !tokenMatches(tokenOf(req.headers, url.pathname), deps.token)) {
+      await req.body?.cancel().catch(() => {});
+      return errorResponse(
+        route.provider,
+        401,
+        `rtok proxy: missing or wrong gateway token (send it in the ${TOKEN_HEADER} header)`,
+      );
+    }
+    if (req.method === "GET" && url.pathname === "/metrics") return metrics.response();
+    const caller = deps.callerOf ? await deps.callerOf(req.headers, url) : ANONYMOUS;
     const prepared = await _prepareBody(req, route, limit, deps);
     const headers = new Headers();
-    for (const [k, v] of req.headers) if (!DROP_REQUEST.has(k)) headers.set(k, v);
+    // The gateway's own headers (token, caller, x-rtok: off) never reach the provider.
+    for (const [k, v] of req.headers) {
+      if (!DROP_REQUEST.has(k) && !k.startsWith("x-rtok")) headers.set(k, v);
+    }
     // Asked for plainly: a compressed answer would be decoded by fetch and no longer be the
     // upstream's bytes.
     headers.set("accept-encoding", "identity");
     const target = upstreamUrl(deps.upstreams[route.provider], url);
     const abort = new AbortController();
+    const cutoff = () => abort.abort(new Error("the proxy is shutting down"));
+    if (deps.cutoff?.aborted) cutoff();
+    deps.cutoff?.addEventListener("abort", cutoff, { once: true });
+    const release = () => deps.cutoff?.removeEventListener("abort", cutoff);
     const timer = setTimeout(
       () => abort.abort(new Deno.errors.TimedOut(`no answer in ${timeoutMs} ms`)),
       timeoutMs,
@@ -142,6 +186,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
       note: prepared.note,
       style: prepared.style,
       addedMs: performance.now() - t0,
+      caller,
     };
     let upstream: Response;
     try {
@@ -154,6 +199,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
       });
     } catch (e) {
       clearTimeout(timer);
+      release();
       const reason = abort.signal.aborted ? abort.signal.reason : e;
       // The message may quote the URL, and a Gemini client's `?key=` with it.
       const why = reason instanceof Deno.errors.TimedOut
@@ -182,6 +228,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
     const streamed = (upstream.headers.get("content-type") ?? "").includes("text/event-stream");
     const reader = new UsageReader(route.provider, streamed);
     const finish = (note: string | null) => {
+      release();
       const usage = reader.finish();
       // A model the path names (Gemini's) is the row's; else the answer's, else the body's.
       if (route.model) usage.model = route.model;
