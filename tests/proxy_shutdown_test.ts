@@ -1,0 +1,95 @@
+import { equal, match, ok, rejects } from "node:assert/strict";
+import { tempDir } from "./_helpers.ts";
+import { proxyRows, sse, startProxy, startUpstream } from "./_upstream.ts";
+
+// A streamed answer of `events` events, one every `ms` milliseconds.
+function slowStream(events: number, ms: number): Response {
+  let i = 0;
+  const enc = new TextEncoder();
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if (i === events) return c.close();
+        await new Promise((r) => setTimeout(r, ms));
+        c.enqueue(enc.encode(sse([{ type: "ping", n: i++ }])));
+      },
+    }),
+    { headers: { "content-type": "text/event-stream" } },
+  );
+}
+
+const BODY = JSON.stringify({ model: "m", stream: true, max_tokens: 1, messages: [] });
+
+Deno.test({
+  name: "rtok proxy on SIGTERM finishes a stream in flight, refuses to be ready, writes its row",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    await using up = startUpstream(() => slowStream(10, 60));
+    const proxy = await startProxy(tmp.path, up.url);
+    try {
+      const res = await fetch(`${proxy.url}/v1/messages`, { method: "POST", body: BODY });
+      const reading = res.text();
+      await new Promise((r) => setTimeout(r, 150));
+      const stopped = proxy.stop("SIGTERM");
+      const text = await reading;
+      equal(text.split("event: ping").length - 1, 10, "every event arrived");
+      equal((await stopped).code, 0);
+      const rows = await proxyRows(tmp.path, 1);
+      equal(rows.length, 1);
+      equal(rows[0].note, null);
+      equal(rows[0].streamed, 1);
+    } finally {
+      await proxy.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "rtok proxy on SIGTERM cuts a stream still going at --drain-ms, and still writes its row",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    await using up = startUpstream(() => slowStream(100, 50));
+    const proxy = await startProxy(tmp.path, up.url, ["--drain-ms", "300"]);
+    try {
+      const res = await fetch(`${proxy.url}/v1/messages`, { method: "POST", body: BODY });
+      const reading = res.text();
+      await new Promise((r) => setTimeout(r, 100));
+      const t0 = performance.now();
+      const stopped = proxy.stop("SIGTERM");
+      await rejects(reading, "the client sees the stream cut, not a clean end");
+      equal((await stopped).code, 0);
+      // Cut at the deadline, not after the 5 s the whole answer would take.
+      ok(performance.now() - t0 < 4000);
+      const rows = await proxyRows(tmp.path, 1);
+      match(rows[0].note ?? "", /upstream stream failed/);
+    } finally {
+      await proxy.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "rtok proxy GET /readyz says not ready while an upstream is down; /healthz stays ok",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const down = `http://127.0.0.1:${(closed.addr as Deno.NetAddr).port}`;
+    closed.close();
+    await using proxy = await startProxy(tmp.path, down, [], { RTOK_PROXY_TOKEN: "t" });
+    const health = await fetch(`${proxy.url}/healthz`);
+    equal(health.status, 200);
+    equal((await health.json()).status, "ok");
+    const ready = await fetch(`${proxy.url}/readyz`);
+    equal(ready.status, 503);
+    const body = await ready.json();
+    equal(body.ready, false);
+    equal(body.checks.store, "ok");
+    match(body.checks.upstream_anthropic, /unreachable/);
+  },
+});
