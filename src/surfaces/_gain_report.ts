@@ -15,6 +15,8 @@ import { type GainSummary, gainSummary, type Scope } from "../plugins/measure/ga
 import { type RefetchRate, refetchRates } from "../plugins/measure/refetch.ts";
 import { type ProxyCost, proxyCost } from "../plugins/proxy/cost.ts";
 import {
+  proxyCallers,
+  type ProxyCallerTotals,
   type ProxyGain,
   proxyGain,
   type StyleComparison,
@@ -99,6 +101,30 @@ export function gainReport(
     r.project.startsWith(`${scope.project.replace(/\/+$/, "")}/`)
   );
   return { summary, rates, refetches, raw, proxy, money, style, guard };
+}
+
+/** One caller's proxy totals, priced. */
+export interface CallerGain extends ProxyCallerTotals {
+  /** Real usage × list prices, US dollars; `null` when none of its models has a price. */
+  readonly spentUsd: number | null;
+  /** What compression saved at those prices (estimated); `null` likewise. */
+  readonly savedUsd: number | null;
+  /** Its models without a price, left out of its dollars. */
+  readonly unpriced: readonly string[];
+}
+
+/** The proxy's totals per caller (`rtok gain --by caller`), most requests first. */
+export function gainByCaller(
+  store: Store,
+  home: string | null,
+  config: Config,
+  onBadPrices: (message: string) => void,
+): CallerGain[] {
+  const table = _prices(home, config, onBadPrices);
+  return proxyCallers(store).map((c) => {
+    const money = proxyCost(store, table, c.caller);
+    return { ...c, spentUsd: money.spentUsd, savedUsd: money.savedUsd, unpriced: money.unpriced };
+  });
 }
 
 /** The report as `rtok gain --format json` prints it (before `JSON.stringify`). */

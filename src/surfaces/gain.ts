@@ -26,7 +26,14 @@ import type { ProxyGain, StyleComparison } from "../plugins/proxy/gain.ts";
 import { formatUsd, type ProxyCost } from "../plugins/proxy/cost.ts";
 import { boot, drain, openStore } from "./_boot.ts";
 import { gainGraph, renderGainGraph, useColor } from "./_gain_graph.ts";
-import { type FamilyRefetch, gainJson, gainReport, NOTHING_YET } from "./_gain_report.ts";
+import {
+  type CallerGain,
+  type FamilyRefetch,
+  gainByCaller,
+  gainJson,
+  gainReport,
+  NOTHING_YET,
+} from "./_gain_report.ts";
 import { wholeNumber } from "./_flags.ts";
 import { print, warn } from "./_io.ts";
 
@@ -34,7 +41,7 @@ import { print, warn } from "./_io.ts";
 export const GAIN_HELP = `rtok gain: token savings recorded in the ledger (estimates, by text class)
 
 Usage: rtok gain [--project] [--history [--limit N] | --daily | --weekly | --monthly | --failures
-                 | --graph | --sessions [--limit N]] [--format text|json|csv]
+                 | --graph | --sessions [--limit N] | --by caller] [--format text|json|csv]
 
   --project     only runs in the current directory and below
   --history     the newest runs, one per line (--limit N, default 20)
@@ -46,6 +53,8 @@ Usage: rtok gain [--project] [--history [--limit N] | --daily | --weekly | --mon
                 DIR, default ~/.claude/projects): verified when the transcript shows the
                 model got rtok's view (its pointer id), not applied when it shows the raw
                 output; the verified share
+  --by caller   the proxy's requests, usage, savings and dollars per caller (its
+                x-rtok-caller name, or key- and a salted hash of its provider key)
   --format      text (default), json or csv
 
 A hook answer the host gave up on before it arrived (past the hook's timeout) saved
@@ -82,6 +91,7 @@ export async function main(args: readonly string[]): Promise<number> {
       sessions: { type: "boolean" },
       verify: { type: "boolean" },
       transcripts: { type: "string" },
+      by: { type: "string" },
       format: { type: "string", default: "text" },
       help: { type: "boolean", short: "h" },
     },
@@ -104,13 +114,18 @@ export async function main(args: readonly string[]): Promise<number> {
     values.graph,
     values.sessions,
     values.verify,
+    values.by !== undefined,
     periods.length > 0,
   ]
     .filter(Boolean).length;
   if (periods.length > 1 || views > 1) {
     throw new TypeError(
-      "choose one of --history, --daily, --weekly, --monthly, --failures, --graph, --sessions, --verify",
+      "choose one of --history, --daily, --weekly, --monthly, --failures, --graph, --sessions, " +
+        "--verify, --by",
     );
+  }
+  if (values.by !== undefined && values.by !== "caller") {
+    throw new TypeError(`--by "${values.by}": expected caller`);
   }
   const b = await boot();
   const store = await openStore(b);
@@ -127,6 +142,9 @@ export async function main(args: readonly string[]): Promise<number> {
           ? JSON.stringify(g, null, 2) + "\n"
           : csv(g.days),
       );
+    } else if (values.by === "caller") {
+      const rows = gainByCaller(store, b.home, b.config, warn);
+      await print(render(format, rows, callersText));
     } else if (values.history) {
       await print(render(format, gainHistory(store, scope, limit), historyText));
     } else if (values.sessions) {
@@ -180,6 +198,37 @@ function _columns(): number {
   } catch {
     return 80;
   }
+}
+
+// One line per caller: what went through the proxy, what compression saved, the dollars.
+function callersText(rows: readonly CallerGain[]): string {
+  if (rows.length === 0) return "no proxy request in the ledger yet\n";
+  const usd = (v: number | null) => v === null ? "unknown" : formatUsd(v);
+  const table = [
+    ["caller", "requests", "errors", "in", "out", "compressed", "tokens saved", "spent", "saved"],
+    ...rows.map((r) => [
+      r.caller || "(none)",
+      String(r.requests),
+      String(r.errors),
+      human(r.inputTokens),
+      human(r.outputTokens),
+      String(r.resultsCompressed),
+      human(r.estimatedTokensSaved),
+      usd(r.spentUsd),
+      usd(r.savedUsd),
+    ]),
+  ];
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  const lines = table.map((row) =>
+    row.map((cell, i) => i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join("  ")
+      .trimEnd()
+  );
+  return [
+    "proxy · by caller · tokens as the providers reported them; saved tokens and dollars estimated",
+    "",
+    ...lines,
+    "",
+  ].join("\n");
 }
 
 // Money, apart from the tokens: spent is real usage at list prices; the raw figure an estimate.

@@ -9,6 +9,7 @@
 import { parseArgs } from "node:util";
 import type { Store } from "../core/store.ts";
 import type { Provider } from "../plugins/proxy/routes.ts";
+import type { PriceTable } from "../plugins/proxy/prices.ts";
 import { DEFAULT_HEADER_TIMEOUT_MS, type ProxyRow } from "../plugins/proxy/server.ts";
 import { DEFAULT_MAX_CALLERS } from "../plugins/proxy/metrics.ts";
 import { CallerNamer, loadSalt, TOKEN_HEADER } from "../plugins/proxy/gateway.ts";
@@ -195,7 +196,7 @@ export async function main(args: readonly string[]): Promise<number> {
     callerOf: (headers, url) => namer.callerOf(headers, url),
     ready,
     cutoff: cutoff.signal,
-    metrics: new ProxyMetrics({ maxCallers, prices: priceTable(own.prices) }),
+    metrics: new ProxyMetrics({ maxCallers, prices: _prices(() => priceTable(own.prices)) }),
     async transform(req) {
       const reports = await b.registry.proxyFilter(req, ctx);
       reportPluginErrors(b);
@@ -259,6 +260,16 @@ const _FINAL_BUSY_MS = 5000;
 
 /** The environment variable holding the gateway token. */
 export const TOKEN_VAR = "RTOK_PROXY_TOKEN";
+
+// A bad price entry costs one line and the built-in prices, as in rtok gain.
+function _prices(read: () => PriceTable): PriceTable | undefined {
+  try {
+    return read();
+  } catch (e) {
+    warn(`${(e as Error).message}; the live dollar counters use the built-in prices`);
+    return undefined;
+  }
+}
 
 function _listenAddress(value: string): { host: string; port: number } {
   const m = /^\[([^\]]+)\]:(\d+)$/.exec(value) ?? /^([^:\[\]]+):(\d+)$/.exec(value);

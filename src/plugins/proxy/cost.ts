@@ -67,14 +67,22 @@ export interface ProxyCost {
   readonly unpriced: readonly string[];
 }
 
-/** Money figures over every successful model request still in the ledger. */
-export function proxyCost(store: Store, table: PriceTable): ProxyCost {
+/**
+ * Money figures over every successful model request still in the ledger; with `caller`, over
+ * that caller's alone (`""` for requests recorded without one).
+ */
+export function proxyCost(
+  store: Store,
+  table: PriceTable,
+  caller: string | null = null,
+): ProxyCost {
   const requests = store.db.prepare(
     `SELECT provider, coalesce(model, '') AS model,
        coalesce(input_tokens, 0) AS input, coalesce(output_tokens, 0) AS output,
        coalesce(cache_write_tokens, 0) AS cache_write, coalesce(cache_read_tokens, 0) AS cache_read
-     FROM proxy_requests WHERE route != 'count_tokens' ORDER BY ts, id`,
-  ).all() as unknown as _Request[];
+     FROM proxy_requests WHERE route != 'count_tokens'
+       AND (?1 IS NULL OR coalesce(caller, '') = ?1) ORDER BY ts, id`,
+  ).all(caller) as unknown as _Request[];
   const priced = new Map<string, PricedModel | null>();
   const look = (model: string): PricedModel | null => {
     if (!priced.has(model)) priced.set(model, priceOf(table, model));
@@ -109,7 +117,7 @@ export function proxyCost(store: Store, table: PriceTable): ProxyCost {
     }
     acc.set(key, a);
   }
-  const saved = _savedSplit(store, look);
+  const saved = _savedSplit(store, look, caller);
   const models = [...acc.entries()].map(([key, a]): ModelCost => {
     const s = saved.get(key) ?? { input: 0, cacheRead: 0, usd: 0, unknown: false };
     const m = look(a.model);
@@ -180,6 +188,7 @@ type _Acc = {
 function _savedSplit(
   store: Store,
   look: (model: string) => PricedModel | null,
+  caller: string | null,
 ): Map<string, { input: number; cacheRead: number; usd: number; unknown: boolean }> {
   const rows = store.db.prepare(
     `SELECT q.provider AS provider, coalesce(q.model, '') AS model,
@@ -189,8 +198,9 @@ function _savedSplit(
        r.archive_id AS archive, r.raw_tokens - r.emitted_tokens AS saved
      FROM proxy_results r JOIN proxy_requests q ON q.id = r.request_id
      WHERE q.route != 'count_tokens' AND coalesce(q.status, 0) < 400
+       AND (?1 IS NULL OR coalesce(q.caller, '') = ?1)
      ORDER BY q.ts, q.id, r.id`,
-  ).all() as {
+  ).all(caller) as {
     provider: string;
     model: string;
     cache_read: number;

@@ -85,6 +85,51 @@ export function proxyGain(store: Store): ProxyGain {
   };
 }
 
+/** One caller's requests through the proxy. */
+export interface ProxyCallerTotals {
+  /** The caller: its team name or `key-…` hash; `""` for requests recorded without one. */
+  readonly caller: string;
+  /** Requests forwarded (count_tokens included). */
+  readonly requests: number;
+  /** Requests that ended in an error status. */
+  readonly errors: number;
+  /** Input tokens the providers reported (not from the cache), count_tokens excluded. */
+  readonly inputTokens: number;
+  /** Output tokens the providers reported. */
+  readonly outputTokens: number;
+  /** Tool results compressed. */
+  readonly resultsCompressed: number;
+  /** Chars compression removed. */
+  readonly charsSaved: number;
+  /** Estimated tokens compression removed. */
+  readonly estimatedTokensSaved: number;
+}
+
+/** The proxy's totals per caller, most requests first. */
+export function proxyCallers(store: Store): ProxyCallerTotals[] {
+  const rows = store.db.prepare(
+    `SELECT coalesce(q.caller, '') AS caller, count(*) AS requests,
+       coalesce(sum(q.status >= 400), 0) AS errors,
+       coalesce(sum(CASE WHEN q.route != 'count_tokens' THEN q.input_tokens END), 0) AS input,
+       coalesce(sum(CASE WHEN q.route != 'count_tokens' THEN q.output_tokens END), 0) AS output,
+       coalesce(sum(q.results_compressed), 0) AS compressed,
+       coalesce(sum(q.chars_saved), 0) AS chars_saved,
+       coalesce(sum((SELECT sum(r.raw_tokens - r.emitted_tokens) FROM proxy_results r
+         WHERE r.request_id = q.id)), 0) AS tokens_saved
+     FROM proxy_requests q GROUP BY 1 ORDER BY requests DESC, caller`,
+  ).all() as Record<string, number | string>[];
+  return rows.map((r) => ({
+    caller: String(r.caller),
+    requests: Number(r.requests),
+    errors: Number(r.errors),
+    inputTokens: Number(r.input),
+    outputTokens: Number(r.output),
+    resultsCompressed: Number(r.compressed),
+    charsSaved: Number(r.chars_saved),
+    estimatedTokensSaved: Number(r.tokens_saved),
+  }));
+}
+
 /** Output tokens per request in one style arm. */
 export interface StyleArmStats {
   /** The arm: the style injected, or held out. */

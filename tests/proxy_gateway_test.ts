@@ -1,6 +1,6 @@
 import { equal, match, ok, rejects } from "node:assert/strict";
-import { tempDir } from "./_helpers.ts";
-import { proxyRows, sse, startProxy, startUpstream } from "./_upstream.ts";
+import { rtok, tempDir } from "./_helpers.ts";
+import { gitLogTurns, proxyRows, sse, startProxy, startUpstream } from "./_upstream.ts";
 
 // A streamed answer of `events` events, one every `ms` milliseconds.
 function slowStream(events: number, ms: number): Response {
@@ -91,5 +91,52 @@ Deno.test({
     equal(body.ready, false);
     equal(body.checks.store, "ok");
     match(body.checks.upstream_anthropic, /unreachable/);
+  },
+});
+
+Deno.test({
+  name: "rtok gain --by caller splits the proxy's requests, usage and savings by caller",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    await using up = startUpstream();
+    const proxy = await startProxy(tmp.path, up.url, [], { RTOK_PROXY_TOKEN: "t" });
+    const send = async (headers: Record<string, string>) => {
+      const r = await fetch(`${proxy.url}/v1/messages`, {
+        method: "POST",
+        headers: { "x-rtok-token": "t", "content-type": "application/json", ...headers },
+        body: JSON.stringify({
+          model: "claude-sonnet-4-5",
+          max_tokens: 5,
+          messages: gitLogTurns(),
+        }),
+      });
+      await r.body?.cancel();
+    };
+    await send({ "x-rtok-caller": "alice", "x-api-key": "k1" });
+    await send({ "x-rtok-caller": "alice", "x-api-key": "k2" });
+    await send({ "x-rtok-caller": "bob" });
+    await send({ "x-api-key": "k1" });
+    equal((await proxy.stop()).code, 0);
+    const r = await rtok(tmp.path, ["gain", "--by", "caller", "--format", "json"]);
+    equal(r.code, 0, r.err);
+    const rows = JSON.parse(r.out) as Record<string, unknown>[];
+    const by = Object.fromEntries(rows.map((x) => [x.caller, x]));
+    equal(rows.length, 3);
+    equal(by.alice.requests, 2);
+    equal(by.bob.requests, 1);
+    const hashed = rows.find((x) => String(x.caller).startsWith("key-"))!;
+    equal(hashed.requests, 1);
+    // The stand-in reports 1,500 input tokens a request; each git log result was cut.
+    equal(by.alice.inputTokens, 3000);
+    ok((by.alice.estimatedTokensSaved as number) > 0);
+    equal(by.alice.estimatedTokensSaved, 2 * (by.bob.estimatedTokensSaved as number));
+    ok((by.alice.spentUsd as number) > 0);
+    const text = await rtok(tmp.path, ["gain", "--by", "caller"]);
+    match(text.out, /^alice\s+2\s+0\s+3\.0K\s/m);
+    const bad = await rtok(tmp.path, ["gain", "--by", "model"]);
+    equal(bad.code, 1);
+    equal(bad.err, 'rtok: --by "model": expected caller\n');
   },
 });
