@@ -188,7 +188,7 @@ export async function main(args: readonly string[]): Promise<number> {
     },
   });
   const { ProxyMetrics } = await import("../plugins/proxy/metrics.ts");
-  const { priceTable } = await import("../plugins/proxy/prices.ts");
+  const { BUILTIN_PRICES, priceTable } = await import("../plugins/proxy/prices.ts");
   const handler = proxyHandler({
     upstreams,
     headerTimeoutMs: timeoutMs,
@@ -196,7 +196,10 @@ export async function main(args: readonly string[]): Promise<number> {
     callerOf: (headers, url) => namer.callerOf(headers, url),
     ready,
     cutoff: cutoff.signal,
-    metrics: new ProxyMetrics({ maxCallers, prices: _prices(() => priceTable(own.prices)) }),
+    metrics: new ProxyMetrics({
+      maxCallers,
+      prices: _prices(() => priceTable(own.prices), BUILTIN_PRICES),
+    }),
     async transform(req) {
       const reports = await b.registry.proxyFilter(req, ctx);
       reportPluginErrors(b);
@@ -262,12 +265,12 @@ const _FINAL_BUSY_MS = 5000;
 export const TOKEN_VAR = "RTOK_PROXY_TOKEN";
 
 // A bad price entry costs one line and the built-in prices, as in rtok gain.
-function _prices(read: () => PriceTable): PriceTable | undefined {
+function _prices(read: () => PriceTable, builtin: PriceTable): PriceTable {
   try {
     return read();
   } catch (e) {
     warn(`${(e as Error).message}; the live dollar counters use the built-in prices`);
-    return undefined;
+    return builtin;
   }
 }
 
