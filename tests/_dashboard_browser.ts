@@ -24,6 +24,8 @@ export interface Snapshot {
   readonly sessions: Record<string, Record<string, number | string>>;
   /** See `families`. */
   readonly models: Record<string, Record<string, number | string>>;
+  /** See `families`. */
+  readonly callers: Record<string, Record<string, number | string>>;
   /** The chart's bars: [day, data-total]. */
   readonly days: [string, number][];
   /** Text of the failure and history tables. */
@@ -78,6 +80,7 @@ const READ = `(() => {
     families: rows("data-family"),
     sessions: rows("data-session"),
     models: rows("data-model"),
+    callers: rows("data-caller"),
     days: [...document.querySelectorAll("g[data-day]")]
       .map((g) => [g.getAttribute("data-day"), Number(g.getAttribute("data-total"))]),
     failureText: text("#failure-table"),

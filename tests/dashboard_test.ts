@@ -177,7 +177,12 @@ Deno.test({
     {
       await using up = startUpstream();
       await using proxy = await startProxy(home, up.url);
-      const client = new Anthropic({ apiKey: "sk-ant-x", baseURL: proxy.url, maxRetries: 0 });
+      const client = new Anthropic({
+        apiKey: "sk-ant-x",
+        baseURL: proxy.url,
+        maxRetries: 0,
+        defaultHeaders: { "x-rtok-caller": "alice" },
+      });
       await client.messages.create({
         model: "claude-sonnet-4-5",
         max_tokens: 10,
@@ -193,6 +198,11 @@ Deno.test({
       contextTokenTurns: number;
     }[];
     const failures = await json(home, lab, "--failures") as { command: string; error: string }[];
+    const callers = await json(home, lab, "--by", "caller") as {
+      caller: string;
+      requests: number;
+      spentUsd: number;
+    }[];
     ok(gain.commands.some((c) => c.command === "git log"), "git log was recorded");
     ok(gain.proxy.requests >= 1, "the proxy request was recorded");
     ok(sessions.length === 1 && sessions[0].contextTokenTurns > 0, JSON.stringify(sessions));
@@ -205,6 +215,7 @@ Deno.test({
     deepStrictEqual(api.graph, graph, "and rtok gain --graph --format json");
     deepStrictEqual(api.sessions, sessions);
     deepStrictEqual(api.failures, failures);
+    deepStrictEqual(api.callers, callers, "and rtok gain --by caller --format json");
 
     await using browser = await launch(`${tmp.path}/profile`);
     await browser.send({ op: "open", url: dash.url });
@@ -240,6 +251,9 @@ Deno.test({
       strictEqual(row.spentUsd, cost!.spentUsd);
     }
     for (const f of failures) ok(seen.failureText.includes(f.error), seen.failureText);
+    deepStrictEqual(callers.map((c) => c.caller), ["alice"]);
+    strictEqual(seen.callers.alice.requests, callers[0].requests);
+    strictEqual(seen.callers.alice.spentUsd, callers[0].spentUsd);
 
     // Markup in a command and a session id arrives as text, and runs nothing.
     ok(seen.historyText.includes(MARKUP), seen.historyText);

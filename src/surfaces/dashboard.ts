@@ -23,7 +23,13 @@ import {
 } from "../plugins/measure/gain.ts";
 import { boot } from "./_boot.ts";
 import { type GainGraph, gainGraph } from "./_gain_graph.ts";
-import { gainJson, gainReport, NOTHING_YET } from "./_gain_report.ts";
+import {
+  type CallerGain,
+  gainByCaller,
+  gainJson,
+  gainReport,
+  NOTHING_YET,
+} from "./_gain_report.ts";
 import { VERSION } from "./_help.ts";
 import { checkHost, LOOPBACK, origin, serveOn, untilStopped } from "./_listen.ts";
 import { wholeNumber } from "./_flags.ts";
@@ -90,6 +96,8 @@ export interface DashboardData {
   readonly history: readonly HistoryRow[];
   /** What `rtok gain --failures --format json` prints. */
   readonly failures: readonly FailureRow[];
+  /** What `rtok gain --by caller --format json` prints. */
+  readonly callers: readonly CallerGain[];
 }
 
 /** Where the dashboard reads from. */
@@ -140,6 +148,7 @@ export function dashboardData(
           sessions: [],
           history: [],
           failures: [],
+          callers: [],
         };
       }
       const report = gainReport(store, src.scope, src.home, src.config, src.warn);
@@ -152,6 +161,7 @@ export function dashboardData(
         sessions: gainSessions(store, src.scope, LIST_LIMIT),
         history: gainHistory(store, src.scope, LIST_LIMIT),
         failures: gainFailures(store, LIST_LIMIT),
+        callers: report.proxy.requests ? gainByCaller(store, src.home, src.config, src.warn) : [],
       };
     });
   } finally {

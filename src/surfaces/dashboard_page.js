@@ -312,7 +312,7 @@ function sessions(rows) {
   );
 }
 
-function proxy(g) {
+function proxy(g, callers) {
   const p = g.proxy;
   if (!p.requests) {
     return section(
@@ -411,6 +411,35 @@ function proxy(g) {
         );
       }),
     ),
+    callers.some((c) => c.caller)
+      ? table(
+        "caller-table",
+        [
+          "caller",
+          "requests",
+          "errors",
+          "input",
+          "output",
+          "tokens cut (est.)",
+          "spent",
+          "saved (est.)",
+        ],
+        callers.map((c) =>
+          el(
+            "tr",
+            { "data-caller": c.caller },
+            txt(c.caller || "(none)", "caller"),
+            num(c.requests, String(c.requests), "requests"),
+            num(c.errors, String(c.errors), "errors"),
+            num(c.inputTokens, null, "inputTokens"),
+            num(c.outputTokens, null, "outputTokens"),
+            num(c.estimatedTokensSaved, null, "estimatedTokensSaved"),
+            num(c.spentUsd, usd(c.spentUsd), "spentUsd"),
+            num(c.savedUsd, usd(c.savedUsd), "savedUsd"),
+          )
+        ),
+      )
+      : null,
     money && money.unpriced.length
       ? el(
         "p",
@@ -503,14 +532,14 @@ function nothingYet(data) {
 function render(data) {
   const app = document.getElementById("app");
   if (data.empty) {
-    app.replaceChildren(nothingYet(data), data.gain ? proxy(data.gain) : "");
+    app.replaceChildren(nothingYet(data), data.gain ? proxy(data.gain, data.callers) : "");
   } else {
     app.replaceChildren(
       summary(data.gain),
       overTime(data.graph),
       families(data.gain),
       sessions(data.sessions),
-      proxy(data.gain),
+      proxy(data.gain, data.callers),
       failures(data.failures),
       history(data.history),
     );
