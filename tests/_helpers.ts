@@ -190,9 +190,12 @@ export async function startRtok(
   };
 }
 
-/** The path of program `name` on this process's PATH, or `null` when it is not installed. */
+/**
+ * The path of program `name` on this process's PATH (or in the sbin folders, where Debian puts
+ * daemons such as haproxy and nginx), or `null` when it is not installed.
+ */
 export function which(name: string): string | null {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+  for (const dir of [...(Deno.env.get("PATH") ?? "").split(":"), "/usr/sbin", "/sbin"]) {
     try {
       if (dir && Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
     } catch { /* not here */ }
