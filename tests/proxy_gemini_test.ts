@@ -159,17 +159,17 @@ Deno.test({
 
     await t.step("/metrics counts Gemini in the same series", async () => {
       const text = await (await fetch(`${proxy.url}/metrics`)).text();
-      const labels = `provider="gemini",model="${MODEL}"`;
-      ok(
-        text.includes(
-          `rtok_proxy_requests_total{${labels},route="stream_generate",status="200"} 4`,
-        ),
-        text,
+      // The caller is Gemini CLI's key, hashed under this installation's salt.
+      const caller = 'caller="key-[0-9a-f]{12}"';
+      const labels = `provider="gemini",model="${MODEL.replaceAll(".", "\\.")}"`;
+      const has = (line: string) => match(text, new RegExp(`^${line}$`, "m"));
+      has(
+        `rtok_proxy_requests_total\\{${labels},route="stream_generate",status="200",${caller}\\} 4`,
       );
-      ok(text.includes(`rtok_proxy_tokens_total{${labels},kind="input"} ${4 * 1225}`), text);
-      ok(text.includes(`rtok_proxy_tokens_total{${labels},kind="cache_read"} ${4 * 4096}`), text);
-      ok(text.includes(`rtok_proxy_tokens_total{${labels},kind="output"} ${4 * 88}`), text);
-      ok(text.includes('rtok_proxy_tool_results_compressed_total{provider="gemini"} 1'), text);
+      has(`rtok_proxy_tokens_total\\{${labels},kind="input",${caller}\\} ${4 * 1225}`);
+      has(`rtok_proxy_tokens_total\\{${labels},kind="cache_read",${caller}\\} ${4 * 4096}`);
+      has(`rtok_proxy_tokens_total\\{${labels},kind="output",${caller}\\} ${4 * 88}`);
+      has(`rtok_proxy_tool_results_compressed_total\\{provider="gemini",${caller}\\} 1`);
     });
 
     await t.step(
@@ -191,7 +191,10 @@ Deno.test({
         ok(Buffer.from(bytes).indexOf(key) < 0, "a file of RTOK_HOME holds the key");
       }
       ok(!proxy.stderr().includes(KEY), proxy.stderr());
-      match(proxy.stderr(), /proxy: gemini stream_generate 200 gemini-2\.5-flash /);
+      match(
+        proxy.stderr(),
+        /proxy: key-[0-9a-f]{12} gemini stream_generate 200 gemini-2\.5-flash /,
+      );
     });
   },
 });
