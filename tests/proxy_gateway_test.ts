@@ -140,3 +140,39 @@ Deno.test({
     equal(bad.err, 'rtok: --by "model": expected caller\n');
   },
 });
+
+Deno.test({
+  name: "two rtok proxies sharing one RTOK_HOME count every request once, under one salt",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    await using up = startUpstream();
+    const a = await startProxy(tmp.path, up.url);
+    const b = await startProxy(tmp.path, up.url);
+    try {
+      const body = JSON.stringify({ model: "m", max_tokens: 1, messages: gitLogTurns() });
+      const statuses = await Promise.all(
+        Array.from({ length: 120 }, async (_, i) => {
+          const r = await fetch(`${(i % 2 ? a : b).url}/v1/messages`, {
+            method: "POST",
+            headers: { "x-api-key": `sk-${i % 3}`, "content-type": "application/json" },
+            body,
+          });
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      );
+      ok(statuses.every((s) => s === 200));
+      equal((await a.stop()).code, 0);
+      equal((await b.stop()).code, 0);
+      const rows = await proxyRows(tmp.path, 120);
+      equal(rows.length, 120, "each request once, none lost to the shared ledger's lock");
+      const callers = new Set(rows.map((r) => (r as unknown as { caller: string }).caller));
+      equal(callers.size, 3, "three keys, three callers, whichever instance served them");
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  },
+});
