@@ -1,4 +1,4 @@
-import { match, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
 import type { Measurement } from "../src/core/plugin.ts";
 import { Store, storePath } from "../src/core/store.ts";
@@ -6,8 +6,9 @@ import { insertRun } from "../src/plugins/measure/ledger.ts";
 import { insertProxyRows } from "../src/plugins/proxy/ledger.ts";
 import { ProxyMetrics } from "../src/plugins/proxy/metrics.ts";
 import type { ProxyRow } from "../src/plugins/proxy/server.ts";
-import { ledgerMetrics } from "../src/surfaces/metrics.ts";
-import { measurement, rtok, type RunningRtok, startRtok, tempDir } from "./_helpers.ts";
+import { RTOK_ENV } from "../scripts/permissions.ts";
+import { groupingPath, ledgerMetrics } from "../src/surfaces/metrics.ts";
+import { measurement, rtok, type RunningRtok, sh, startRtok, tempDir, which } from "./_helpers.ts";
 import { gitLogTurns, startProxy, startUpstream, untilLedger } from "./_upstream.ts";
 
 // Sample lines as name{labels} → number.
@@ -161,18 +162,25 @@ Deno.test({
     strictEqual(s.get('rtok_ledger_family_saved_tokens{family="echo"}'), undefined);
     strictEqual(
       s.get(
-        'rtok_ledger_proxy_requests{provider="anthropic",model="m\\"1",route="messages",status="529"}',
+        'rtok_ledger_proxy_requests{provider="anthropic",model="m\\"1",route="messages",status="529",caller=""}',
       ),
       1,
     );
     strictEqual(
-      s.get('rtok_ledger_proxy_tokens{provider="anthropic",model="m\\"1",kind="input"}'),
+      s.get('rtok_ledger_proxy_tokens{provider="anthropic",model="m\\"1",kind="input",caller=""}'),
       200,
     );
     strictEqual(total(s, "rtok_ledger_proxy_tokens", 'kind="cache_write"'), 0);
-    strictEqual(s.get('rtok_ledger_proxy_tool_results_compressed{provider="anthropic"}'), 1);
-    strictEqual(s.get('rtok_ledger_proxy_chars_saved{provider="anthropic"}'), 5580);
-    strictEqual(s.get('rtok_ledger_proxy_estimated_tokens_saved{provider="anthropic"}'), 900);
+    // Rows older than the gateway have no caller: the label is empty.
+    strictEqual(
+      s.get('rtok_ledger_proxy_tool_results_compressed{provider="anthropic",caller=""}'),
+      1,
+    );
+    strictEqual(s.get('rtok_ledger_proxy_chars_saved{provider="anthropic",caller=""}'), 5580);
+    strictEqual(
+      s.get('rtok_ledger_proxy_estimated_tokens_saved{provider="anthropic",caller=""}'),
+      900,
+    );
     strictEqual((await fetch(`${m.url}/other`)).status, 404);
     await (await fetch(`${m.url}/other`)).body?.cancel();
   },
@@ -247,4 +255,391 @@ Deno.test("examples/grafana-dashboard.json and prometheus.yml use only the names
   const scrape = Deno.readTextFileSync(new URL("../examples/prometheus.yml", import.meta.url));
   match(scrape, /targets: \["127\.0\.0\.1:8787"\]/);
   match(scrape, /targets: \["127\.0\.0\.1:8788"\]/);
+});
+
+Deno.test("ledgerMetrics() labels every proxy family by caller: the 20 with most requests, the rest as other", () => {
+  using tmp = tempDir();
+  const store = Store.open(storePath(tmp.path));
+  // Caller k01 sends 1 request, k02 2, … k22 22; 25 rows older than the gateway have none.
+  const rows: ProxyRow[] = [];
+  for (let i = 1; i <= 22; i++) {
+    const caller = `k${String(i).padStart(2, "0")}`;
+    for (let j = 0; j < i; j++) rows.push(proxyRow({ caller }));
+  }
+  for (let j = 0; j < 25; j++) rows.push(proxyRow({}));
+  try {
+    insertProxyRows(store, rows, 90);
+  } finally {
+    store.close();
+  }
+  const s = samples(ledgerMetrics(storePath(tmp.path)).text);
+  const callers = new Set<string>();
+  for (const key of s.keys()) {
+    if (!key.startsWith("rtok_ledger_proxy_")) continue;
+    const m = /[{,]caller="([^"]*)"/.exec(key);
+    ok(m, `${key} has a caller`);
+    callers.add(m[1]);
+  }
+  // The empty caller (25 rows) and k04…k22 make 20; k01, k02 and k03 (6 rows) are summed.
+  const want = new Set(["", "other"]);
+  for (let i = 4; i <= 22; i++) want.add(`k${String(i).padStart(2, "0")}`);
+  deepStrictEqual(callers, want);
+  const requests = (caller: string) => total(s, "rtok_ledger_proxy_requests", `caller="${caller}"`);
+  strictEqual(requests("other"), 1 + 2 + 3);
+  strictEqual(requests("k22"), 22);
+  strictEqual(requests(""), 25);
+  strictEqual(total(s, "rtok_ledger_proxy_requests"), rows.length);
+  // Each row: 100 input tokens, 2790 chars and an estimated 900 tokens saved.
+  strictEqual(total(s, "rtok_ledger_proxy_tokens", 'kind="input"', 'caller="other"'), 600);
+  strictEqual(s.get('rtok_ledger_proxy_chars_saved{provider="anthropic",caller="k05"}'), 5 * 2790);
+  strictEqual(
+    s.get('rtok_ledger_proxy_estimated_tokens_saved{provider="anthropic",caller="other"}'),
+    6 * 900,
+  );
+  strictEqual(
+    s.get('rtok_ledger_proxy_tool_results_seen{provider="anthropic",caller="k10"}'),
+    10 * 2,
+  );
+});
+
+// The packaged Pushgateway; its tests are skipped only without it.
+const PUSHGATEWAY = which("prometheus-pushgateway");
+
+/** A Pushgateway on a free loopback port, stopped with SIGTERM. */
+async function startPushgateway(): Promise<{ url: string; log(): string } & AsyncDisposable> {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const child = new Deno.Command(PUSHGATEWAY!, {
+    // Debian's build persists to /var/lib/prometheus unless told not to: in memory only, so
+    // no run sees another's groups.
+    args: [`--web.listen-address=127.0.0.1:${port}`, "--persistence.file="],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let log = "";
+  const pump = (async () => {
+    for await (const c of child.stderr.pipeThrough(new TextDecoderStream())) log += c;
+  })();
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await pump;
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/-/ready`);
+      await res.body?.cancel();
+      if (res.ok) break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the Pushgateway did not start: ${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url, log: () => log, [Symbol.asyncDispose]: stop };
+}
+
+interface PushedGroup {
+  readonly labels: Record<string, string>;
+  readonly [family: string]: unknown;
+}
+
+/** The groups the Pushgateway holds, from its query API. */
+async function pushedGroups(url: string): Promise<PushedGroup[]> {
+  const res = await fetch(`${url}/api/v1/metrics`);
+  strictEqual(res.status, 200);
+  const body = await res.json();
+  strictEqual(body.status, "success");
+  return body.data as PushedGroup[];
+}
+
+// A sample as `name` and its labels sorted, so two sources compare whatever their order.
+const sampleKey = (name: string, labels: Record<string, string>) =>
+  name + JSON.stringify(Object.entries(labels).sort(([a], [b]) => a < b ? -1 : 1));
+
+/** A group's pushed samples, without the grouping labels and the Pushgateway's own families. */
+function groupSamples(group: PushedGroup): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [name, family] of Object.entries(group)) {
+    if (
+      ["labels", "last_push_successful", "push_time_seconds", "push_failure_time_seconds"]
+        .includes(name)
+    ) continue;
+    for (
+      const m of (family as { metrics: { labels: Record<string, string>; value: string }[] })
+        .metrics
+    ) {
+      const labels = Object.fromEntries(
+        Object.entries(m.labels).filter(([k]) => !Object.hasOwn(group.labels, k)),
+      );
+      out.set(sampleKey(name, labels), Number(m.value));
+    }
+  }
+  return out;
+}
+
+/**
+ * What `rtok metrics` serves for the ledger at `home`, keyed as {@linkcode groupSamples} keys,
+ * with the ledger's `caller` label under the name a push gives it.
+ */
+function servedSamples(home: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of ledgerMetrics(storePath(home)).text.split("\n")) {
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m) continue;
+    const labels: Record<string, string> = {};
+    for (const l of (m[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      const value = l[2].replace(/\\(.)/g, (_, c) => c === "n" ? "\n" : c);
+      labels[l[1] === "caller" ? "exported_caller" : l[1]] = value;
+    }
+    out.set(sampleKey(m[1], labels), Number(m[3]));
+  }
+  return out;
+}
+
+const PUSHED_LINE = /^rtok metrics: pushed (\d+) samples to (\S+)\n$/;
+
+Deno.test({
+  name: "rtok metrics --push PUTs the ledger into one Pushgateway group, the same group each time",
+  ignore: PUSHGATEWAY === null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    using tmp = tempDir();
+    const add = (rows: ProxyRow[]) => {
+      const store = Store.open(storePath(tmp.path));
+      try {
+        insertProxyRows(store, rows, 90);
+      } finally {
+        store.close();
+      }
+    };
+    {
+      const store = Store.open(storePath(tmp.path));
+      try {
+        insertRun(store, _mine({}), 90);
+        insertRun(store, _mine({ surface: "hook" }), 90);
+      } finally {
+        store.close();
+      }
+    }
+    add([
+      proxyRow({ caller: "alice" }),
+      proxyRow({ caller: "alice", status: 529 }),
+      proxyRow({ caller: "bob" }),
+      proxyRow({}),
+    ]);
+    await using pg = await startPushgateway();
+    const mine = (groups: PushedGroup[]) =>
+      groups.filter((g) => g.labels.job === "rtok" && g.labels.instance === "lab a");
+    const push = () =>
+      rtok(tmp.path, [
+        "metrics",
+        "--push",
+        `${pg.url}/`,
+        "--instance",
+        "lab a",
+        "--caller",
+        "team/carol",
+      ]);
+    let first = new Map<string, number>();
+
+    await t.step("the group holds every sample rtok metrics serves", async () => {
+      const r = await push();
+      strictEqual(r.code, 0, r.err);
+      strictEqual(r.err, "");
+      const m = PUSHED_LINE.exec(r.out);
+      ok(m, r.out);
+      const group = /^(.*)\/metrics\/job\/rtok\/instance\/lab%20a\/caller@base64\/(\S+)$/
+        .exec(m[2]);
+      ok(group, m[2]);
+      strictEqual(group[1], pg.url, "the trailing slash is dropped");
+      strictEqual(atob(group[2].replace(/-/g, "+").replace(/_/g, "/")), "team/carol");
+      const groups = mine(await pushedGroups(pg.url));
+      strictEqual(groups.length, 1);
+      deepStrictEqual(groups[0].labels, { job: "rtok", instance: "lab a", caller: "team/carol" });
+      first = groupSamples(groups[0]);
+      const served = servedSamples(tmp.path);
+      deepStrictEqual(first, served);
+      strictEqual(Number(m[1]), served.size);
+      // The ledger's callers arrive as exported_caller, beside the group's caller.
+      const requests = (caller: string) =>
+        [...first].filter(([k]) =>
+          k.startsWith("rtok_ledger_proxy_requests[") &&
+          k.includes(`["exported_caller","${caller}"]`)
+        ).reduce((n, [, v]) => n + v, 0);
+      strictEqual(requests("alice"), 2);
+      strictEqual(requests("bob"), 1);
+      strictEqual(requests(""), 1);
+      strictEqual(first.get(sampleKey("rtok_ledger_runs", { surface: "hook" })), 1);
+    });
+
+    await t.step("pushing again leaves one group with the same values", async () => {
+      const r = await push();
+      strictEqual(r.code, 0, r.err);
+      ok(PUSHED_LINE.test(r.out), r.out);
+      const groups = mine(await pushedGroups(pg.url));
+      strictEqual(groups.length, 1);
+      deepStrictEqual(groupSamples(groups[0]), first);
+    });
+
+    await t.step("a push after new rows replaces the group's values", async () => {
+      add([proxyRow({ caller: "alice" })]);
+      const r = await push();
+      strictEqual(r.code, 0, r.err);
+      const groups = mine(await pushedGroups(pg.url));
+      strictEqual(groups.length, 1);
+      const now = groupSamples(groups[0]);
+      deepStrictEqual(now, servedSamples(tmp.path));
+      const key = sampleKey("rtok_ledger_proxy_requests", {
+        provider: "anthropic",
+        model: 'm"1',
+        route: "messages",
+        status: "200",
+        exported_caller: "alice",
+      });
+      strictEqual(first.get(key), 1);
+      strictEqual(now.get(key), 2);
+    });
+
+    await t.step("without --instance and --caller: the host name and $USER", async () => {
+      const r = await rtok(tmp.path, ["metrics", "--push", pg.url], {
+        env: { USER: "push-tester" },
+      });
+      strictEqual(r.code, 0, r.err);
+      const host = (await sh("hostname", [])).trim();
+      // $USER is read only where rtok's permissions let it; else the caller is "unknown".
+      const user = RTOK_ENV.includes("USER") ? "push-tester" : "unknown";
+      const groups = (await pushedGroups(pg.url)).filter((g) =>
+        g.labels.job === "rtok" && g.labels.instance === host
+      );
+      strictEqual(groups.length, 1, JSON.stringify(groups.map((g) => g.labels)));
+      strictEqual(groups[0].labels.caller, user);
+      strictEqual(
+        PUSHED_LINE.exec(r.out)?.[2],
+        `${pg.url}/metrics/job/rtok/instance/${encodeURIComponent(host)}/caller/${user}`,
+      );
+    });
+
+    await t.step("--job names the group's job", async () => {
+      const r = await rtok(tmp.path, [
+        "metrics",
+        "--push",
+        pg.url,
+        "--job",
+        "ci/nightly",
+        "--instance",
+        "lab a",
+        "--caller",
+        "",
+      ]);
+      strictEqual(r.code, 0, r.err);
+      const groups = (await pushedGroups(pg.url)).filter((g) => g.labels.job === "ci/nightly");
+      strictEqual(groups.length, 1);
+      deepStrictEqual(groups[0].labels, { job: "ci/nightly", instance: "lab a", caller: "" });
+      deepStrictEqual(groupSamples(groups[0]), servedSamples(tmp.path));
+    });
+
+    await t.step(
+      "an answer other than 2xx is one line with the status and what to do",
+      async () => {
+        const r = await rtok(tmp.path, ["metrics", "--push", `${pg.url}/nothing-here`]);
+        strictEqual(r.code, 1);
+        strictEqual(r.out, "");
+        strictEqual(r.err.trim().split("\n").length, 1, r.err);
+        match(
+          r.err,
+          new RegExp(
+            `^rtok: the Pushgateway at ${pg.url}/nothing-here/metrics/job/rtok/\\S+ answered 404: ` +
+              `404 page not found; is --push the Pushgateway's base URL`,
+          ),
+        );
+      },
+    );
+
+    await t.step("a push the Pushgateway finds inconsistent is refused in one line", async () => {
+      // Every group goes (DELETE by the path groupingPath() makes), then another job holds
+      // rtok_ledger_runs as a counter, where rtok pushes a gauge.
+      for (const g of await pushedGroups(pg.url)) {
+        const { job, ...rest } = g.labels;
+        const path = groupingPath([["job", job], ...Object.entries(rest)]);
+        const res = await fetch(pg.url + path, { method: "DELETE" });
+        strictEqual(res.status, 202, await res.text());
+      }
+      strictEqual((await pushedGroups(pg.url)).length, 0, "every group is deleted");
+      const res = await fetch(`${pg.url}/metrics/job/other`, {
+        method: "PUT",
+        body: "# TYPE rtok_ledger_runs counter\nrtok_ledger_runs 1\n",
+      });
+      strictEqual(res.status, 200, await res.text());
+      const r = await push();
+      strictEqual(r.code, 1);
+      strictEqual(r.out, "");
+      strictEqual(r.err.trim().split("\n").length, 1, r.err);
+      match(
+        r.err,
+        /^rtok: the Pushgateway at \S+ answered 400: .*rtok_ledger_runs.*; the Pushgateway refused/,
+      );
+      // The group is there only with the Pushgateway's record of the failure.
+      const groups = mine(await pushedGroups(pg.url));
+      strictEqual(groups.length, 1);
+      strictEqual(groupSamples(groups[0]).size, 0, "no sample of rtok's is kept");
+      const failed = groups[0].push_failure_time_seconds as { metrics: { value: string }[] };
+      ok(Number(failed.metrics[0].value) > 0, "the Pushgateway records the failed push");
+    });
+  },
+});
+
+Deno.test("rtok metrics --push fails in one line when it cannot push", async (t) => {
+  using tmp = tempDir();
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  await t.step("no ledger: nothing is pushed", async () => {
+    const r = await rtok(tmp.path, ["metrics", "--push", `http://127.0.0.1:${port}`]);
+    strictEqual(r.code, 1);
+    strictEqual(r.out, "");
+    strictEqual(r.err.trim().split("\n").length, 1, r.err);
+    match(r.err, /^rtok: cannot read the ledger at \S+rtok\.db \(.+\); nothing pushed to http:/);
+  });
+  Store.open(storePath(tmp.path)).close();
+  await t.step("a closed port is named, with what to check", async () => {
+    const r = await rtok(tmp.path, ["metrics", "--push", `http://127.0.0.1:${port}/`]);
+    strictEqual(r.code, 1);
+    strictEqual(r.out, "");
+    strictEqual(r.err.trim().split("\n").length, 1, r.err);
+    match(
+      r.err,
+      new RegExp(
+        `^rtok: could not push to http://127\\.0\\.0\\.1:${port}/metrics/job/rtok/instance/\\S+: ` +
+          `tcp connect error: Connection refused.*; check that a Pushgateway listens at --push\\n$`,
+        "i",
+      ),
+    );
+  });
+  await t.step("--push with --host or --port is refused", async () => {
+    for (const flag of [["--port", "0"], ["--host", "127.0.0.1"], ["--allow-remote"]]) {
+      const r = await rtok(tmp.path, ["metrics", "--push", `http://127.0.0.1:${port}`, ...flag]);
+      strictEqual(r.code, 1);
+      strictEqual(r.err.trim().split("\n").length, 1, r.err);
+      match(r.err, new RegExp(`^rtok: --push sends the metrics once .*drop ${flag[0]}`));
+    }
+  });
+  await t.step("--job, --instance or --caller without --push is refused", async () => {
+    const r = await rtok(tmp.path, ["metrics", "--caller", "x"]);
+    strictEqual(r.code, 1);
+    match(r.err, /^rtok: --caller names the group of a push; add --push URL\n$/);
+  });
+  await t.step("a --push that is not an http URL", async () => {
+    const r = await rtok(tmp.path, ["metrics", "--push", "localhost:9091"]);
+    strictEqual(r.code, 1);
+    match(r.err, /^rtok: --push "localhost:9091": expected an http:\/\/ or https:\/\/ URL\n$/);
+  });
 });
