@@ -1,0 +1,587 @@
+/**
+ * `rtok proxy` as a team gateway under load: 200 concurrent clients (half of them streaming)
+ * send ~100 KB Anthropic requests whose tool results are real captured outputs, through the
+ * proxy and, in the same run, straight to the stand-in upstream. Budgets:
+ *
+ * 1. Nothing lost, nothing changed, nothing counted twice: every request answered 200, every
+ *    answer byte for byte what the stand-in sent for it, and one ledger row per request sent
+ *    through the proxy (read from `$RTOK_HOME/rtok.db` after SIGTERM).
+ * 2. Added latency, time to the last byte through the proxy minus direct at the same
+ *    percentile: p99 < 20 ms (p50 reported). The proxy's own view, its `/metrics` histogram
+ *    `rtok_proxy_added_latency_seconds`, is reported beside it.
+ * 3. The proxy's peak resident memory (`VmHWM`, read just before SIGTERM) < 300 MB.
+ *
+ * The stand-in (`_load_upstream.ts`) and the proxy are processes of their own; the clients run
+ * in this one. Each request's `model` is its own id: the stand-in echoes it, keeps what it sent
+ * under it, and refuses an id it saw before (a retried request would show), and the ledger's
+ * `model` column names the request a row counts.
+ *
+ * Sizes can be changed for a look around: `RTOK_GATEWAY_CLIENTS` (200),
+ * `RTOK_GATEWAY_REQUESTS` (10 a client, each side), `RTOK_GATEWAY_FRESH` (1: each request
+ * carries one tool result the proxy has not seen before; 0: none); `RTOK_GATEWAY_V8_FLAGS`
+ * passes `--v8-flags=…` to the proxy (`--trace-gc` shows where its memory goes), and
+ * `RTOK_GATEWAY_BYPASS=1` sends every request with `x-rtok: off` (forwarded untouched: what
+ * the proxy costs without its plugins); `RTOK_GATEWAY_LOG` names a file its stderr is copied to.
+ *
+ * @module
+ */
+
+import { Buffer } from "node:buffer";
+import process from "node:process";
+import { DatabaseSync } from "node:sqlite";
+import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
+import { denoDir } from "../tests/_helpers.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const CLI = `${ROOT}cli.ts`;
+const FIXTURES = `${ROOT}tests/fixtures`;
+
+/** One budget's outcome. */
+export interface GatewayBudget {
+  /** What was measured. */
+  readonly name: string;
+  /** The figures. */
+  readonly measured: string;
+  /** The budget. */
+  readonly budget: string;
+  /** Whether it was met. */
+  readonly ok: boolean;
+}
+
+/** How the load is shaped. */
+export interface GatewayLoadOptions {
+  /** Concurrent clients, each with its own connection and session; half of them stream. */
+  readonly clients: number;
+  /** Requests each client sends on each side (through the proxy, direct). */
+  readonly perClient: number;
+  /** Whether each request carries one tool result never seen before. */
+  readonly fresh: boolean;
+  /** Whether requests ask the proxy to forward them untouched (`x-rtok: off`). */
+  readonly bypass: boolean;
+}
+
+/** The shape the budget runs: 200 clients, 10 requests each a side, a fresh result each. */
+export const GATEWAY_LOAD: GatewayLoadOptions = {
+  clients: Number(Deno.env.get("RTOK_GATEWAY_CLIENTS") ?? 200),
+  perClient: Number(Deno.env.get("RTOK_GATEWAY_REQUESTS") ?? 10),
+  fresh: (Deno.env.get("RTOK_GATEWAY_FRESH") ?? "1") !== "0",
+  bypass: Deno.env.get("RTOK_GATEWAY_BYPASS") === "1",
+};
+
+const BODY_BYTES = 100_000;
+// Outputs that come back new in a session's latest turn (a log, a diff, a test run), each
+// compressible with a line of the request's own appended.
+const FRESH = [
+  "git_log_n20",
+  "git_diff",
+  "pytest_fail",
+  "cargo_build_warnings",
+  "jest_fail",
+  "git_show",
+  "ls_l_big_dir",
+  "tsc_errors",
+];
+
+interface Sample {
+  readonly id: string;
+  readonly ms: number;
+  readonly status: number;
+  readonly bytes: Uint8Array | null;
+  readonly error: string | null;
+}
+
+// Real outputs of real tools, 2 KB to 60 KB, sorted by name so every run sends the same.
+async function _outputs(): Promise<{ pool: string[]; fresh: string[] }> {
+  const names: string[] = [];
+  for await (const e of Deno.readDir(FIXTURES)) if (e.isDirectory) names.push(e.name);
+  names.sort();
+  const pool: string[] = [];
+  for (const n of names) {
+    const raw = await Deno.readTextFile(`${FIXTURES}/${n}/raw.out`).catch(() => "");
+    if (raw.length >= 2000 && raw.length <= 60_000) pool.push(raw);
+  }
+  const fresh = await Promise.all(FRESH.map((n) => Deno.readTextFile(`${FIXTURES}/${n}/raw.out`)));
+  return { pool, fresh };
+}
+
+/** Builds the request bodies: a session per client, its history the same on every turn. */
+class Bodies {
+  readonly #pool: readonly string[];
+  readonly #fresh: readonly string[];
+  readonly #history = new Map<number, string>();
+  readonly #freshOn: boolean;
+
+  constructor(pool: readonly string[], fresh: readonly string[], freshOn: boolean) {
+    this.#pool = pool;
+    this.#fresh = fresh;
+    this.#freshOn = freshOn;
+  }
+
+  // The messages before the latest turn, as JSON without the brackets: the client's session
+  // so far, ~75 KB of earlier tool results, ending with the assistant's calls the latest
+  // turn answers.
+  #historyOf(client: number): string {
+    const known = this.#history.get(client);
+    if (known !== undefined) return known;
+    const messages: unknown[] = [{ role: "user", content: "Find why the build fails and fix it." }];
+    let size = 0;
+    for (let j = 0; size < BODY_BYTES * 0.75; j++) {
+      const text = this.#pool[(client * 5 + j) % this.#pool.length];
+      const id = `toolu_${client}_${j}`;
+      messages.push({
+        role: "assistant",
+        content: [{ type: "tool_use", id, name: "Bash", input: { command: `step ${j}` } }],
+      });
+      messages.push({
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: id, content: text }],
+      });
+      size += text.length + 150;
+    }
+    messages.push({
+      role: "assistant",
+      content: [0, 1].map((k) => ({
+        type: "tool_use",
+        id: `toolu_${client}_last${k}`,
+        name: "Bash",
+        input: { command: `latest ${k}` },
+      })),
+    });
+    const text = JSON.stringify(messages).slice(1, -1);
+    this.#history.set(client, text);
+    return text;
+  }
+
+  /** The body of `client`'s turn `turn`, its `model` the request's id. */
+  body(id: string, client: number, turn: number, stream: boolean): string {
+    const pool = this.#pool[(client * 5 + 17 + turn) % this.#pool.length];
+    const n = this.#fresh.length;
+    const base = this.#fresh[(((client + turn) % n) + n) % n];
+    // A line of the request's own makes the output one the proxy has not seen.
+    const fresh = this.#freshOn ? `${base}${base.endsWith("\n") ? "" : "\n"}${id}\n` : base;
+    const last = {
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: `toolu_${client}_last0`, content: fresh },
+        { type: "tool_result", tool_use_id: `toolu_${client}_last1`, content: pool },
+      ],
+    };
+    return `{"model":${JSON.stringify(id)},"stream":${stream},"max_tokens":1024,"messages":[${
+      this.#historyOf(client)
+    },${JSON.stringify(last)}]}`;
+  }
+}
+
+function _pct(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+}
+
+// `clients` clients at once, each sending its requests one after another on its own session.
+async function _load(
+  url: string,
+  bodies: Bodies,
+  tag: string,
+  clients: number,
+  turns: readonly number[],
+  bypass: boolean,
+): Promise<Sample[]> {
+  const token = Deno.env.get("RTOK_PROXY_TOKEN");
+  const all = await Promise.all(Array.from({ length: clients }, async (_, c) => {
+    const out: Sample[] = [];
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "anthropic-version": "2023-06-01",
+      // A team of 20: the proxy attributes requests by key.
+      "x-api-key": `sk-ant-bench-${c % 20}`,
+    };
+    if (token) headers["x-rtok-token"] = token;
+    if (bypass) headers["x-rtok"] = "off";
+    for (const turn of turns) {
+      const id = `bench-load-${tag}-${c}-${turn}`;
+      const body = bodies.body(id, c, turn, c % 2 === 0);
+      const t = performance.now();
+      try {
+        const r = await fetch(`${url}/v1/messages`, { method: "POST", headers, body });
+        const bytes = new Uint8Array(await r.arrayBuffer());
+        out.push({ id, ms: performance.now() - t, status: r.status, bytes, error: null });
+      } catch (e) {
+        out.push({
+          id,
+          ms: performance.now() - t,
+          status: 0,
+          bytes: null,
+          error: (e as Error).message,
+        });
+      }
+    }
+    return out;
+  }));
+  return all.flat();
+}
+
+interface Child {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<Deno.CommandStatus>;
+}
+
+// A process that prints `listening on http://…` (stdout or stderr) once it serves; its output
+// is drained so it never blocks on a full pipe.
+async function _spawn(
+  args: string[],
+  env: Record<string, string>,
+  log?: string,
+): Promise<Child> {
+  const copy = log ? await Deno.open(log, { write: true, create: true, truncate: true }) : null;
+  const enc = new TextEncoder();
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let said = "";
+  const heard = Promise.withResolvers<string>();
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    for await (const c of s.pipeThrough(new TextDecoderStream())) {
+      if (said.length < 65_536) said += c;
+      await copy?.write(enc.encode(c));
+      const m = /listening on (http:\/\/\S+)/.exec(said);
+      if (m) heard.resolve(m[1]);
+    }
+  };
+  const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  const timer = setTimeout(() => heard.reject(new Error(`did not start: ${said}`)), 60_000);
+  child.status.then(() => heard.reject(new Error(`exited before listening: ${said}`)));
+  try {
+    const url = await heard.promise;
+    return {
+      url,
+      pid: child.pid,
+      async stop() {
+        try {
+          child.kill("SIGTERM");
+        } catch { /* already gone */ }
+        const status = await child.status;
+        await pumps;
+        copy?.close();
+        return status;
+      },
+    };
+  } catch (e) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let ticksPerSecond = 0;
+
+// CPU time (user and system) process `pid` has spent, ms.
+async function _cpuMs(pid: number): Promise<number> {
+  if (!ticksPerSecond) {
+    const out = await new Deno.Command("getconf", { args: ["CLK_TCK"] }).output();
+    ticksPerSecond = Number(new TextDecoder().decode(out.stdout).trim()) || 100;
+  }
+  const out = await new Deno.Command("cat", { args: [`/proc/${pid}/stat`] }).output();
+  const stat = new TextDecoder().decode(out.stdout);
+  // Fields after the command name, which may hold spaces: state is the first, utime the 12th.
+  const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(rest[11]) + Number(rest[12])) / ticksPerSecond * 1000;
+}
+
+// This process's CPU time, ms.
+function _ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+// Deno reads /proc/<pid> only with every permission; `cat` reads it with --allow-run.
+async function _peakRssBytes(pid: number): Promise<number> {
+  const out = await new Deno.Command("cat", { args: [`/proc/${pid}/status`] }).output();
+  const status = new TextDecoder().decode(out.stdout);
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) * 1024;
+}
+
+/**
+ * The cumulative bucket counts of histogram `name` in Prometheus exposition text, every series
+ * of it summed by upper bound (`le`), ascending; `+Inf` is `Infinity`.
+ */
+export function histogramBuckets(text: string, name: string): [number, number][] {
+  const counts = new Map<number, number>();
+  const line = new RegExp(`^${name}_bucket\\{([^}]*)\\}\\s+(\\S+)`, "gm");
+  for (const m of text.matchAll(line)) {
+    const le = /(?:^|,)le="([^"]+)"/.exec(m[1])?.[1];
+    if (le === undefined) continue;
+    const bound = le === "+Inf" ? Infinity : Number(le);
+    counts.set(bound, (counts.get(bound) ?? 0) + Number(m[2]));
+  }
+  return [...counts.entries()].sort(([a], [b]) => a - b);
+}
+
+/**
+ * An approximate quantile `q` of cumulative buckets, linear within the bucket the rank falls
+ * in (as Prometheus's `histogram_quantile`): `null` with no observations, `Infinity` past the
+ * last finite bound.
+ */
+export function bucketQuantile(buckets: readonly [number, number][], q: number): number | null {
+  const total = buckets.at(-1)?.[1] ?? 0;
+  if (total === 0) return null;
+  const rank = q * total;
+  let lower = 0, below = 0;
+  for (const [bound, cum] of buckets) {
+    if (cum >= rank) {
+      if (bound === Infinity) return Infinity;
+      return lower + (bound - lower) * (cum === below ? 0 : (rank - below) / (cum - below));
+    }
+    lower = bound;
+    below = cum;
+  }
+  return Infinity;
+}
+
+// What was observed between two scrapes: the later counts less the earlier, bound by bound.
+function _since(
+  before: readonly [number, number][],
+  after: readonly [number, number][],
+): [number, number][] {
+  const earlier = new Map(before);
+  return after.map(([bound, cum]) => [bound, cum - (earlier.get(bound) ?? 0)]);
+}
+
+interface Checked {
+  readonly sent: number;
+  readonly lost: number;
+  readonly differ: number;
+  readonly firstProblem: string | null;
+}
+
+// Every sample answered 200 with exactly the bytes the stand-in kept under its id.
+function _check(samples: readonly Sample[], sent: Readonly<Record<string, string>>): Checked {
+  const enc = new TextEncoder();
+  let lost = 0, differ = 0;
+  let firstProblem: string | null = null;
+  for (const s of samples) {
+    if (s.status !== 200 || !s.bytes) {
+      lost++;
+      firstProblem ??= `${s.id}: ${s.error ?? `HTTP ${s.status}`} ${
+        s.bytes ? new TextDecoder().decode(s.bytes.subarray(0, 200)) : ""
+      }`;
+      continue;
+    }
+    const kept = sent[s.id];
+    if (kept === undefined || Buffer.compare(enc.encode(kept), s.bytes) !== 0) {
+      differ++;
+      firstProblem ??= `${s.id}: the answer is not the stand-in's bytes`;
+    }
+  }
+  return { sent: samples.length, lost, differ, firstProblem };
+}
+
+interface Ledger {
+  readonly rows: number;
+  readonly distinct: number;
+  readonly unknown: number;
+  readonly error: string | null;
+}
+
+// The proxy's rows, read after it stopped: how many, how many requests they name, and how
+// many name no request this run sent.
+function _ledger(home: string, ids: ReadonlySet<string>): Ledger {
+  let db: DatabaseSync | null = null;
+  try {
+    db = new DatabaseSync(`${home}/rtok.db`, { readOnly: true });
+    const models = db.prepare("SELECT model FROM proxy_requests").all()
+      .map((r) => String((r as { model: unknown }).model));
+    return {
+      rows: models.length,
+      distinct: new Set(models).size,
+      unknown: models.filter((m) => !ids.has(m)).length,
+      error: null,
+    };
+  } catch (e) {
+    return { rows: 0, distinct: 0, unknown: 0, error: (e as Error).message };
+  } finally {
+    db?.close();
+  }
+}
+
+/** Runs the load and measures the gateway's budgets. */
+export async function gatewayBudgets(
+  opts: GatewayLoadOptions = GATEWAY_LOAD,
+): Promise<GatewayBudget[]> {
+  const started = performance.now();
+  const home = await Deno.makeTempDir({ prefix: "rtok-gateway-load-" });
+  const { pool, fresh } = await _outputs();
+  const bodies = new Bodies(pool, fresh, opts.fresh);
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: home,
+    RTOK_HOME: home,
+    DENO_DIR: await denoDir(),
+    NO_COLOR: "1",
+  };
+  const token = Deno.env.get("RTOK_PROXY_TOKEN");
+  const v8Flags = Deno.env.get("RTOK_GATEWAY_V8_FLAGS");
+  const upstream = await _spawn(
+    ["run", "--allow-net=127.0.0.1", `${ROOT}bench/_load_upstream.ts`],
+    env,
+  );
+  let proxy: Child | null = null;
+  try {
+    proxy = await _spawn(
+      [
+        "run",
+        ...(v8Flags ? [`--v8-flags=${v8Flags}`] : []),
+        ...RTOK_PERMISSIONS,
+        "--config",
+        `${ROOT}deno.json`,
+        CLI,
+        "proxy",
+        "--port",
+        "0",
+        "--anthropic-upstream",
+        upstream.url,
+      ],
+      token ? { ...env, RTOK_PROXY_TOKEN: token } : env,
+      Deno.env.get("RTOK_GATEWAY_LOG"),
+    );
+    // Warm both paths (the proxy's JIT, its cache of the sessions' histories, the connections):
+    // one request a client each, counted in the ledger like the rest.
+    const warm = await _load(proxy.url, bodies, "w", opts.clients, [-1], opts.bypass);
+    await _load(upstream.url, bodies, "v", opts.clients, [-1], opts.bypass);
+    const scrape = async () =>
+      histogramBuckets(
+        await (await fetch(`${proxy!.url}/metrics`, {
+          headers: token ? { "x-rtok-token": token } : {},
+        })).text(),
+        "rtok_proxy_added_latency_seconds",
+      );
+    const warmed = await scrape();
+    // Two rounds, direct then through, so a slow spell of the shared machine weighs on both.
+    const half = Math.ceil(opts.perClient / 2);
+    const rounds = [
+      Array.from({ length: half }, (_, i) => i),
+      Array.from({ length: opts.perClient - half }, (_, i) => half + i),
+    ];
+    const direct: Sample[] = [], through: Sample[] = [];
+    let directMs = 0, throughMs = 0;
+    // CPU spent, ms, by [proxy, stand-in, clients], on each side.
+    const cpuDirect = [0, 0, 0], cpuThrough = [0, 0, 0];
+    const cpu = async () => [
+      await _cpuMs(proxy!.pid),
+      await _cpuMs(upstream.pid),
+      _ownCpuMs(),
+    ];
+    const add = (to: number[], a: number[], b: number[]) => a.forEach((x, i) => to[i] += b[i] - x);
+    const rssWarm = await _peakRssBytes(proxy.pid);
+    for (const turns of rounds) {
+      if (turns.length === 0) continue;
+      let c0 = await cpu();
+      let t = performance.now();
+      direct.push(...await _load(upstream.url, bodies, "d", opts.clients, turns, opts.bypass));
+      directMs += performance.now() - t;
+      let c1 = await cpu();
+      add(cpuDirect, c0, c1);
+      c0 = c1;
+      t = performance.now();
+      through.push(...await _load(proxy.url, bodies, "p", opts.clients, turns, opts.bypass));
+      throughMs += performance.now() - t;
+      c1 = await cpu();
+      add(cpuThrough, c0, c1);
+    }
+    const measured = _since(warmed, await scrape());
+    const rss = await _peakRssBytes(proxy.pid);
+    const stopped = await proxy.stop();
+    proxy = null;
+    const sent = await (await fetch(`${upstream.url}/sent`)).json() as Record<string, string>;
+
+    const viaProxy = [...warm, ...through];
+    const checked = _check(viaProxy, sent);
+    const directChecked = _check(direct, sent);
+    const ledger = _ledger(home, new Set(viaProxy.map((s) => s.id)));
+    const whole = checked.lost === 0 && checked.differ === 0 && ledger.error === null &&
+      ledger.rows === checked.sent && ledger.distinct === ledger.rows && ledger.unknown === 0;
+
+    const ms = (xs: readonly Sample[]) => xs.map((s) => s.ms);
+    const [d50, d99] = [_pct(ms(direct), 0.5), _pct(ms(direct), 0.99)];
+    const [p50, p99] = [_pct(ms(through), 0.5), _pct(ms(through), 0.99)];
+    const inProxy = (q: number) => {
+      const s = bucketQuantile(measured, q);
+      return s === null ? "none" : s === Infinity ? "> 2.5 s" : `≈${(s * 1000).toFixed(1)} ms`;
+    };
+    const rate = (n: number, t: number) => (n / (t / 1000)).toFixed(0);
+    const f = (x: number) => x.toFixed(1);
+    const kb = Math.round(
+      bodies.body("bench-load-p-0-0", 0, 0, false).length / 1000,
+    );
+    const mb = rss / 1e6;
+    const perReq = (ms: number, xs: readonly Sample[]) => `${(ms / xs.length).toFixed(2)} ms`;
+    const load = `${opts.clients} clients × ${opts.perClient}, ~${kb} KB bodies` +
+      (opts.fresh ? ", a new tool result in each" : "") +
+      (opts.bypass ? ", sent with x-rtok: off" : "");
+    return [
+      {
+        name: `gateway, ${checked.sent} requests through rtok proxy (${load})`,
+        measured: `${checked.lost} lost, ${checked.differ} not byte-identical, ${ledger.rows} ` +
+          `ledger rows for ${ledger.distinct} requests (${ledger.unknown} unknown)` +
+          (ledger.error ? `, ledger unreadable: ${ledger.error}` : "") +
+          `; direct: ${directChecked.lost} lost, ${directChecked.differ} differ; proxy exit ` +
+          `${stopped.code}` +
+          (checked.firstProblem ? `; first problem: ${checked.firstProblem}` : "") +
+          (directChecked.firstProblem
+            ? `; first direct problem: ${directChecked.firstProblem}`
+            : ""),
+        budget: "0 lost, all byte-identical, ledger rows = requests, none twice",
+        ok: whole && directChecked.lost === 0 && directChecked.differ === 0,
+      },
+      {
+        name: `gateway, added latency to the last byte (${load})`,
+        measured: `p50 ${f(p50 - d50)} ms, p99 ${f(p99 - d99)} ms (through p50 ${f(p50)} / ` +
+          `p99 ${f(p99)} ms, ${rate(through.length, throughMs)} req/s; direct p50 ${f(d50)} / ` +
+          `p99 ${f(d99)} ms, ${rate(direct.length, directMs)} req/s); in the proxy ` +
+          `(/metrics) p50 ${inProxy(0.5)}, p99 ${inProxy(0.99)}; group ${
+            f((performance.now() - started) / 1000)
+          } s`,
+        budget: "p99 < 20 ms",
+        ok: p99 - d99 < 20,
+      },
+      {
+        name: `gateway, CPU a request (${load})`,
+        measured: `through: proxy ${perReq(cpuThrough[0], through)}, stand-in ${
+          perReq(cpuThrough[1], through)
+        }, clients ${perReq(cpuThrough[2], through)}; direct: stand-in ${
+          perReq(cpuDirect[1], direct)
+        }, clients ${
+          perReq(cpuDirect[2], direct)
+        } (${navigator.hardwareConcurrency} cores for all three)`,
+        budget: "reported",
+        ok: true,
+      },
+      {
+        name: `gateway, proxy peak RSS (${load})`,
+        measured: `${mb.toFixed(0)} MB (VmHWM; ${(rssWarm / 1e6).toFixed(0)} MB after the ` +
+          `warm-up burst)`,
+        budget: "< 300 MB",
+        ok: mb < 300,
+      },
+    ];
+  } finally {
+    await proxy?.stop();
+    await upstream.stop();
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  for (const r of await gatewayBudgets()) {
+    console.log(`${r.ok ? "ok  " : "MISS"} ${r.name}: ${r.measured}; budget ${r.budget}`);
+  }
+}
