@@ -5,7 +5,9 @@
  * `POST /v1/messages` answers with a message unique to the request: its id is the request's
  * `model` (the bench gives each request its own), echoed in the answer with words built from
  * it. A body with `"stream":true` is answered with an SSE stream of 20 events, each its own
- * chunk, without delay; any other body with one JSON message. Both carry usage. Every answer's
+ * chunk, without delay; any other body with one JSON message. Both carry usage. A request
+ * with the header `x-stand-in-delay-ms: N` is answered N ms after its body arrived, as a
+ * model takes its time before the first byte. Every answer's
  * bytes are kept by id; `GET /sent` returns them all (a JSON object, id → text) so the bench
  * compares what each client received with what was sent. `GET /reset` forgets them.
  *
@@ -114,6 +116,8 @@ if (import.meta.main) {
     const id = MODEL.exec(head)?.[1];
     if (!id) return Response.json({ type: "error" }, { status: 400 });
     if (sent.has(id)) return Response.json({ type: "error", duplicate: id }, { status: 409 });
+    const delay = Number(req.headers.get("x-stand-in-delay-ms") ?? 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (!STREAM.test(head)) {
       const text = _whole(id);
       sent.set(id, text);

@@ -52,8 +52,12 @@ export interface GatewayBudget {
 export interface GatewayLoadOptions {
   /** Concurrent clients, each with its own connection and session; half of them stream. */
   readonly clients: number;
-  /** Requests each client sends on each side (through the proxy, direct). */
+  /** Requests each client sends on each side (through the proxy, direct), in flight. */
   readonly perClient: number;
+  /** Requests each client sends on each side back to back, the machine saturated. */
+  readonly saturated: number;
+  /** The stand-in's mean delay before it answers a request in flight, ms. */
+  readonly delayMs: number;
   /** Whether each request carries one tool result never seen before. */
   readonly fresh: boolean;
   /** Whether requests ask the proxy to forward them untouched (`x-rtok: off`). */
@@ -64,6 +68,8 @@ export interface GatewayLoadOptions {
 export const GATEWAY_LOAD: GatewayLoadOptions = {
   clients: Number(Deno.env.get("RTOK_GATEWAY_CLIENTS") ?? 200),
   perClient: Number(Deno.env.get("RTOK_GATEWAY_REQUESTS") ?? 10),
+  saturated: Number(Deno.env.get("RTOK_GATEWAY_SATURATED") ?? 4),
+  delayMs: Number(Deno.env.get("RTOK_GATEWAY_DELAY_MS") ?? 1000),
   fresh: (Deno.env.get("RTOK_GATEWAY_FRESH") ?? "1") !== "0",
   bypass: Deno.env.get("RTOK_GATEWAY_BYPASS") === "1",
 };
@@ -84,6 +90,7 @@ const FRESH = [
 
 interface Sample {
   readonly id: string;
+  /** Time to the last byte, less the delay the stand-in was asked for. */
   readonly ms: number;
   readonly status: number;
   readonly bytes: Uint8Array | null;
@@ -185,6 +192,8 @@ async function _load(
   clients: number,
   turns: readonly number[],
   bypass: boolean,
+  delayOf: (client: number, turn: number) => number = () => 0,
+  startOf: (client: number) => number = () => 0,
 ): Promise<Sample[]> {
   const token = Deno.env.get("RTOK_PROXY_TOKEN");
   const all = await Promise.all(Array.from({ length: clients }, async (_, c) => {
@@ -197,18 +206,25 @@ async function _load(
     };
     if (token) headers["x-rtok-token"] = token;
     if (bypass) headers["x-rtok"] = "off";
+    const start = startOf(c);
+    if (start > 0) await new Promise((r) => setTimeout(r, start));
     for (const turn of turns) {
       const id = `bench-load-${tag}-${c}-${turn}`;
       const body = bodies.body(id, c, turn, c % 2 === 0);
+      const delay = delayOf(c, turn);
       const t = performance.now();
       try {
-        const r = await fetch(`${url}/v1/messages`, { method: "POST", headers, body });
+        const r = await fetch(`${url}/v1/messages`, {
+          method: "POST",
+          headers: delay ? { ...headers, "x-stand-in-delay-ms": String(delay) } : headers,
+          body,
+        });
         const bytes = new Uint8Array(await r.arrayBuffer());
-        out.push({ id, ms: performance.now() - t, status: r.status, bytes, error: null });
+        out.push({ id, ms: performance.now() - t - delay, status: r.status, bytes, error: null });
       } catch (e) {
         out.push({
           id,
-          ms: performance.now() - t,
+          ms: performance.now() - t - delay,
           status: 0,
           bytes: null,
           error: (e as Error).message,
@@ -295,6 +311,11 @@ async function _cpuMs(pid: number): Promise<number> {
   // Fields after the command name, which may hold spaces: state is the first, utime the 12th.
   const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(rest[11]) + Number(rest[12])) / ticksPerSecond * 1000;
+}
+
+// CPU spent so far, ms, by [the proxy, the stand-in, this process (the clients)].
+async function _cpu(proxy: number, upstream: number): Promise<number[]> {
+  return [await _cpuMs(proxy), await _cpuMs(upstream), _ownCpuMs()];
 }
 
 // This process's CPU time, ms.
@@ -453,10 +474,7 @@ export async function gatewayBudgets(
       token ? { ...env, RTOK_PROXY_TOKEN: token } : env,
       Deno.env.get("RTOK_GATEWAY_LOG"),
     );
-    // Warm both paths (the proxy's JIT, its cache of the sessions' histories, the connections):
-    // one request a client each, counted in the ledger like the rest.
-    const warm = await _load(proxy.url, bodies, "w", opts.clients, [-1], opts.bypass);
-    await _load(upstream.url, bodies, "v", opts.clients, [-1], opts.bypass);
+    const rssIdle = await _peakRssBytes(proxy.pid);
     const scrape = async () =>
       histogramBuckets(
         await (await fetch(`${proxy!.url}/metrics`, {
@@ -464,69 +482,72 @@ export async function gatewayBudgets(
         })).text(),
         "rtok_proxy_added_latency_seconds",
       );
-    const warmed = await scrape();
-    // Two rounds, direct then through, so a slow spell of the shared machine weighs on both.
-    const half = Math.ceil(opts.perClient / 2);
-    const rounds = [
-      Array.from({ length: half }, (_, i) => i),
-      Array.from({ length: opts.perClient - half }, (_, i) => half + i),
-    ];
-    const direct: Sample[] = [], through: Sample[] = [];
-    let directMs = 0, throughMs = 0;
-    // CPU spent, ms, by [proxy, stand-in, clients], on each side.
-    const cpuDirect = [0, 0, 0], cpuThrough = [0, 0, 0];
-    const cpu = async () => [
-      await _cpuMs(proxy!.pid),
-      await _cpuMs(upstream.pid),
-      _ownCpuMs(),
-    ];
-    const add = (to: number[], a: number[], b: number[]) => a.forEach((x, i) => to[i] += b[i] - x);
+    const { clients, bypass } = opts;
+    // Warm both paths (the proxy's JIT, its cache of the sessions' histories, the connections)
+    // with one request a client each, all at once: a gateway restarted under its team.
+    const warm = await _load(proxy.url, bodies, "w", clients, [-1], bypass);
+    await _load(upstream.url, bodies, "v", clients, [-1], bypass);
     const rssWarm = await _peakRssBytes(proxy.pid);
-    for (const turns of rounds) {
-      if (turns.length === 0) continue;
-      let c0 = await cpu();
-      let t = performance.now();
-      direct.push(...await _load(upstream.url, bodies, "d", opts.clients, turns, opts.bypass));
-      directMs += performance.now() - t;
-      let c1 = await cpu();
-      add(cpuDirect, c0, c1);
-      c0 = c1;
-      t = performance.now();
-      through.push(...await _load(proxy.url, bodies, "p", opts.clients, turns, opts.bypass));
-      throughMs += performance.now() - t;
-      c1 = await cpu();
-      add(cpuThrough, c0, c1);
-    }
-    const measured = _since(warmed, await scrape());
+
+    // Saturated: every client sends its next request as soon as the last is answered, the
+    // stand-in answers at once, direct then through, so the CPU each process spends a
+    // request is told apart. What this measures is throughput: with 200 requests always in
+    // flight, a request's time is mostly its wait behind the others.
+    const saturatedTurns = Array.from({ length: opts.saturated }, (_, i) => i);
+    let t = performance.now();
+    const c0 = await _cpu(proxy.pid, upstream.pid);
+    const direct = await _load(upstream.url, bodies, "d", clients, saturatedTurns, bypass);
+    const directMs = performance.now() - t;
+    const c1 = await _cpu(proxy.pid, upstream.pid);
+    t = performance.now();
+    const through = await _load(proxy.url, bodies, "p", clients, saturatedTurns, bypass);
+    const throughMs = performance.now() - t;
+    const c2 = await _cpu(proxy.pid, upstream.pid);
+
+    // In flight: the stand-in holds each answer 0.5-1.5 × `delayMs` (the same for a client's
+    // turn on both sides), as a model does, so the 200 clients' requests are in flight
+    // together while the machine is not saturated; both sides at once, under the same load.
+    // A request's time is counted without that delay.
+    const pacedTurns = Array.from({ length: opts.perClient }, (_, i) => 1000 + i);
+    const delayOf = (c: number, turn: number) => {
+      const h = Math.imul(c * 7919 + turn, 2654435761) >>> 0;
+      return Math.round(opts.delayMs * (0.5 + (h % 1000) / 1000));
+    };
+    // A team's agents do not all start at one instant: each client starts at its own moment
+    // within one mean delay (a burst of them all at once is what the warm-up measures).
+    const startOf = (c: number) => delayOf(c, -1) - opts.delayMs / 2;
+    const before = await scrape();
+    const [inFlight, inFlightDirect] = await Promise.all([
+      _load(proxy.url, bodies, "q", clients, pacedTurns, bypass, delayOf, startOf),
+      _load(upstream.url, bodies, "e", clients, pacedTurns, bypass, delayOf, startOf),
+    ]);
+    const measured = _since(before, await scrape());
     const rss = await _peakRssBytes(proxy.pid);
     const stopped = await proxy.stop();
     proxy = null;
     const sent = await (await fetch(`${upstream.url}/sent`)).json() as Record<string, string>;
 
-    const viaProxy = [...warm, ...through];
+    const viaProxy = [...warm, ...through, ...inFlight];
     const checked = _check(viaProxy, sent);
-    const directChecked = _check(direct, sent);
+    const directChecked = _check([...direct, ...inFlightDirect], sent);
     const ledger = _ledger(home, new Set(viaProxy.map((s) => s.id)));
     const whole = checked.lost === 0 && checked.differ === 0 && ledger.error === null &&
       ledger.rows === checked.sent && ledger.distinct === ledger.rows && ledger.unknown === 0;
 
-    const ms = (xs: readonly Sample[]) => xs.map((s) => s.ms);
-    const [d50, d99] = [_pct(ms(direct), 0.5), _pct(ms(direct), 0.99)];
-    const [p50, p99] = [_pct(ms(through), 0.5), _pct(ms(through), 0.99)];
-    const inProxy = (q: number) => {
-      const s = bucketQuantile(measured, q);
-      return s === null ? "none" : s === Infinity ? "> 2.5 s" : `≈${(s * 1000).toFixed(1)} ms`;
-    };
-    const rate = (n: number, t: number) => (n / (t / 1000)).toFixed(0);
+    const q = (xs: readonly Sample[], p: number) => _pct(xs.map((s) => s.ms), p);
     const f = (x: number) => x.toFixed(1);
-    const kb = Math.round(
-      bodies.body("bench-load-p-0-0", 0, 0, false).length / 1000,
-    );
-    const mb = rss / 1e6;
-    const perReq = (ms: number, xs: readonly Sample[]) => `${(ms / xs.length).toFixed(2)} ms`;
-    const load = `${opts.clients} clients × ${opts.perClient}, ~${kb} KB bodies` +
+    const added = (p: number) => q(inFlight, p) - q(inFlightDirect, p);
+    const inProxy = (p: number) => {
+      const v = bucketQuantile(measured, p);
+      return v === null ? "none" : v === Infinity ? "> 2.5 s" : `≈${(v * 1000).toFixed(1)} ms`;
+    };
+    const rate = (n: number, ms: number) => (n / (ms / 1000)).toFixed(0);
+    const perReq = (ms: number, n: number) => `${(ms / n).toFixed(2)} ms`;
+    const kb = Math.round(bodies.body("bench-load-p-0-0", 0, 0, false).length / 1000);
+    const load = `${clients} clients, ~${kb} KB bodies` +
       (opts.fresh ? ", a new tool result in each" : "") +
-      (opts.bypass ? ", sent with x-rtok: off" : "");
+      (bypass ? ", sent with x-rtok: off" : "");
+    const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
     return [
       {
         name: `gateway, ${checked.sent} requests through rtok proxy (${load})`,
@@ -540,37 +561,45 @@ export async function gatewayBudgets(
             ? `; first direct problem: ${directChecked.firstProblem}`
             : ""),
         budget: "0 lost, all byte-identical, ledger rows = requests, none twice",
-        ok: whole && directChecked.lost === 0 && directChecked.differ === 0,
+        ok: whole && directChecked.lost === 0 && directChecked.differ === 0 && stopped.code === 0,
       },
       {
-        name: `gateway, added latency to the last byte (${load})`,
-        measured: `p50 ${f(p50 - d50)} ms, p99 ${f(p99 - d99)} ms (through p50 ${f(p50)} / ` +
-          `p99 ${f(p99)} ms, ${rate(through.length, throughMs)} req/s; direct p50 ${f(d50)} / ` +
-          `p99 ${f(d99)} ms, ${rate(direct.length, directMs)} req/s); in the proxy ` +
-          `(/metrics) p50 ${inProxy(0.5)}, p99 ${inProxy(0.99)}; group ${
-            f((performance.now() - started) / 1000)
-          } s`,
+        name: `gateway, added latency to the last byte, ${clients} clients in flight × ` +
+          `${opts.perClient} (${load}, the model's ${opts.delayMs / 2}-${
+            opts.delayMs * 1.5
+          } ms left out)`,
+        measured: `p50 ${f(added(0.5))} ms, p99 ${f(added(0.99))} ms (through p50 ${
+          f(q(inFlight, 0.5))
+        } / p99 ${f(q(inFlight, 0.99))} ms; direct p50 ${f(q(inFlightDirect, 0.5))} / p99 ${
+          f(q(inFlightDirect, 0.99))
+        } ms); in the proxy (/metrics) p50 ${inProxy(0.5)}, p99 ${inProxy(0.99)}`,
         budget: "p99 < 20 ms",
-        ok: p99 - d99 < 20,
+        ok: added(0.99) < 20,
       },
       {
-        name: `gateway, CPU a request (${load})`,
-        measured: `through: proxy ${perReq(cpuThrough[0], through)}, stand-in ${
-          perReq(cpuThrough[1], through)
-        }, clients ${perReq(cpuThrough[2], through)}; direct: stand-in ${
-          perReq(cpuDirect[1], direct)
-        }, clients ${
-          perReq(cpuDirect[2], direct)
-        } (${navigator.hardwareConcurrency} cores for all three)`,
+        name: `gateway, saturated: ${clients} clients × ${opts.saturated} back to back (${load})`,
+        measured:
+          `through ${rate(through.length, throughMs)} req/s, direct ${
+            rate(direct.length, directMs)
+          } req/s; time to the last byte p50 ${f(q(through, 0.5))} against ${
+            f(q(direct, 0.5))
+          } ms, p99 ${f(q(through, 0.99))} against ${f(q(direct, 0.99))} ms; CPU a request ` +
+          `through: proxy ${perReq(c2[0] - c1[0], through.length)}, stand-in ${
+            perReq(c2[1] - c1[1], through.length)
+          }, clients ${perReq(c2[2] - c1[2], through.length)}; direct: stand-in ${
+            perReq(c1[1] - c0[1], direct.length)
+          }, clients ${perReq(c1[2] - c0[2], direct.length)} (${navigator.hardwareConcurrency} ` +
+          `cores for all three); group ${f((performance.now() - started) / 1000)} s`,
         budget: "reported",
         ok: true,
       },
       {
         name: `gateway, proxy peak RSS (${load})`,
-        measured: `${mb.toFixed(0)} MB (VmHWM; ${(rssWarm / 1e6).toFixed(0)} MB after the ` +
-          `warm-up burst)`,
+        measured: `${mb(rss)} MB (VmHWM; ${mb(rssIdle)} MB idle, ${
+          mb(rssWarm)
+        } MB after the warm-up burst)`,
         budget: "< 300 MB",
-        ok: mb < 300,
+        ok: rss < 300e6,
       },
     ];
   } finally {
