@@ -1,27 +1,39 @@
 /**
- * `rtok proxy` as a team gateway under load: 200 concurrent clients (half of them streaming)
- * send ~100 KB Anthropic requests whose tool results are real captured outputs, through the
- * proxy and, in the same run, straight to the stand-in upstream. Budgets:
+ * `rtok proxy` as a team gateway under load: 200 concurrent clients (half of them streaming,
+ * sharing 20 provider keys) send ~100 KB Anthropic requests whose tool results are real
+ * captured outputs (a session's history, and in the latest turn one output the proxy has not
+ * seen before), through the proxy and, in the same run, straight to the stand-in upstream.
+ *
+ * Three phases: a warm-up burst (one request a client, all at once: a gateway restarted under
+ * its team); saturated (each client sends 4 requests back to back, the stand-in answers at
+ * once: throughput, and the CPU each process spends a request, reported); in flight (10
+ * requests a client a side, both sides at once, the stand-in holding each answer 0.5-1.5 s as
+ * a model does, clients starting at their own moments: the 200 requests are in flight together
+ * while the machine is not saturated). Budgets:
  *
  * 1. Nothing lost, nothing changed, nothing counted twice: every request answered 200, every
- *    answer byte for byte what the stand-in sent for it, and one ledger row per request sent
- *    through the proxy (read from `$RTOK_HOME/rtok.db` after SIGTERM).
- * 2. Added latency, time to the last byte through the proxy minus direct at the same
- *    percentile: p99 < 20 ms (p50 reported). The proxy's own view, its `/metrics` histogram
- *    `rtok_proxy_added_latency_seconds`, is reported beside it.
+ *    answer byte for byte what the stand-in sent for it, one ledger row per request sent
+ *    through the proxy (read from `$RTOK_HOME/rtok.db` after SIGTERM), a caller per key.
+ * 2. Added latency in flight, time to the last byte less the stand-in's delay, through minus
+ *    direct at the same percentile: p99 < 20 ms (p50 reported). The proxy's own view over the
+ *    same phase, its `/metrics` histogram `rtok_proxy_added_latency_seconds`, beside it.
+ *    (Back to back, a request's time is its wait behind 199 others: a throughput figure,
+ *    whose p99 difference swung between -75 and +600 ms from run to run.)
  * 3. The proxy's peak resident memory (`VmHWM`, read just before SIGTERM) < 300 MB.
  *
  * The stand-in (`_load_upstream.ts`) and the proxy are processes of their own; the clients run
  * in this one. Each request's `model` is its own id: the stand-in echoes it, keeps what it sent
  * under it, and refuses an id it saw before (a retried request would show), and the ledger's
- * `model` column names the request a row counts.
+ * `model` column names the request a row counts. With `RTOK_PROXY_TOKEN` set, the proxy gets it
+ * and every request carries it.
  *
- * Sizes can be changed for a look around: `RTOK_GATEWAY_CLIENTS` (200),
- * `RTOK_GATEWAY_REQUESTS` (10 a client, each side), `RTOK_GATEWAY_FRESH` (1: each request
- * carries one tool result the proxy has not seen before; 0: none); `RTOK_GATEWAY_V8_FLAGS`
- * passes `--v8-flags=…` to the proxy (`--trace-gc` shows where its memory goes), and
- * `RTOK_GATEWAY_BYPASS=1` sends every request with `x-rtok: off` (forwarded untouched: what
- * the proxy costs without its plugins); `RTOK_GATEWAY_LOG` names a file its stderr is copied to.
+ * Knobs for a look around: `RTOK_GATEWAY_CLIENTS` (200), `RTOK_GATEWAY_REQUESTS` (10 a client
+ * a side, in flight), `RTOK_GATEWAY_SATURATED` (4), `RTOK_GATEWAY_DELAY_MS` (1000, the
+ * stand-in's mean delay in flight), `RTOK_GATEWAY_FRESH` (1: each request carries one tool
+ * result the proxy has not seen before; 0: none), `RTOK_GATEWAY_BYPASS=1` (every request sent
+ * with `x-rtok: off`: what the proxy costs without its plugins), `RTOK_GATEWAY_V8_FLAGS`
+ * (passed to the proxy as `--v8-flags=…`) and `RTOK_GATEWAY_LOG` (a file the proxy's output is
+ * copied to).
  *
  * @module
  */
@@ -75,6 +87,8 @@ export const GATEWAY_LOAD: GatewayLoadOptions = {
 };
 
 const BODY_BYTES = 100_000;
+// The team's provider keys: clients share them, the proxy names a caller by each.
+const KEYS = 20;
 // Outputs that come back new in a session's latest turn (a log, a diff, a test run), each
 // compressible with a line of the request's own appended.
 const FRESH = [
@@ -202,7 +216,7 @@ async function _load(
       "content-type": "application/json",
       "anthropic-version": "2023-06-01",
       // A team of 20: the proxy attributes requests by key.
-      "x-api-key": `sk-ant-bench-${c % 20}`,
+      "x-api-key": `sk-ant-bench-${c % KEYS}`,
     };
     if (token) headers["x-rtok-token"] = token;
     if (bypass) headers["x-rtok"] = "off";
@@ -410,6 +424,8 @@ interface Ledger {
   readonly rows: number;
   readonly distinct: number;
   readonly unknown: number;
+  /** Distinct callers the rows name; `null` when the ledger has no caller column. */
+  readonly callers: number | null;
   readonly error: string | null;
 }
 
@@ -421,14 +437,24 @@ function _ledger(home: string, ids: ReadonlySet<string>): Ledger {
     db = new DatabaseSync(`${home}/rtok.db`, { readOnly: true });
     const models = db.prepare("SELECT model FROM proxy_requests").all()
       .map((r) => String((r as { model: unknown }).model));
+    const hasCaller = db.prepare("SELECT name FROM pragma_table_info('proxy_requests')").all()
+      .some((r) => (r as { name: unknown }).name === "caller");
+    const callers = hasCaller
+      ? Number(
+        (db.prepare("SELECT count(DISTINCT caller) AS n FROM proxy_requests").get() as {
+          n: number;
+        }).n,
+      )
+      : null;
     return {
       rows: models.length,
       distinct: new Set(models).size,
       unknown: models.filter((m) => !ids.has(m)).length,
+      callers,
       error: null,
     };
   } catch (e) {
-    return { rows: 0, distinct: 0, unknown: 0, error: (e as Error).message };
+    return { rows: 0, distinct: 0, unknown: 0, callers: null, error: (e as Error).message };
   } finally {
     db?.close();
   }
@@ -532,7 +558,8 @@ export async function gatewayBudgets(
     const directChecked = _check([...direct, ...inFlightDirect], sent);
     const ledger = _ledger(home, new Set(viaProxy.map((s) => s.id)));
     const whole = checked.lost === 0 && checked.differ === 0 && ledger.error === null &&
-      ledger.rows === checked.sent && ledger.distinct === ledger.rows && ledger.unknown === 0;
+      ledger.rows === checked.sent && ledger.distinct === ledger.rows && ledger.unknown === 0 &&
+      (ledger.callers === null || ledger.callers === KEYS);
 
     const q = (xs: readonly Sample[], p: number) => _pct(xs.map((s) => s.ms), p);
     const f = (x: number) => x.toFixed(1);
@@ -552,7 +579,8 @@ export async function gatewayBudgets(
       {
         name: `gateway, ${checked.sent} requests through rtok proxy (${load})`,
         measured: `${checked.lost} lost, ${checked.differ} not byte-identical, ${ledger.rows} ` +
-          `ledger rows for ${ledger.distinct} requests (${ledger.unknown} unknown)` +
+          `ledger rows for ${ledger.distinct} requests (${ledger.unknown} unknown` +
+          (ledger.callers === null ? "" : `; ${ledger.callers} callers for ${KEYS} keys`) + ")" +
           (ledger.error ? `, ledger unreadable: ${ledger.error}` : "") +
           `; direct: ${directChecked.lost} lost, ${directChecked.differ} differ; proxy exit ` +
           `${stopped.code}` +
@@ -560,7 +588,7 @@ export async function gatewayBudgets(
           (directChecked.firstProblem
             ? `; first direct problem: ${directChecked.firstProblem}`
             : ""),
-        budget: "0 lost, all byte-identical, ledger rows = requests, none twice",
+        budget: "0 lost, all byte-identical, ledger rows = requests, none twice, a caller a key",
         ok: whole && directChecked.lost === 0 && directChecked.differ === 0 && stopped.code === 0,
       },
       {
