@@ -43,9 +43,10 @@
  *    Code 2.1 transcripts whose results rtok cuts (whole Reads, logs, grep hits, Globs, test
  *    runs): < 5 s, i.e. ≥ 2 MB/s; events per second reported beside it.
  * 12. `rtok proxy` as a team gateway (`gateway_load.ts`): 200 concurrent clients, half of them
- *    streaming, 10 requests of ~100 KB each: none lost, every answer byte-identical, one ledger
- *    row per request; added latency to the last byte (through − direct) p99 < 20 ms; the
- *    proxy's peak RSS < 300 MB.
+ *    streaming, ~100 KB requests: none lost, every answer byte-identical, one ledger row per
+ *    request; with the 200 requests in flight (the stand-in holding each answer as a model
+ *    does), added latency to the last byte (through − direct) p99 < 20 ms; the proxy's peak
+ *    RSS < 300 MB. Back to back (saturated), throughput and CPU a request reported.
  *
  * @module
  */

@@ -312,6 +312,12 @@ async function _spawn(
   }
 }
 
+// The machine's 1-minute load average: a run on a busy shared machine says so.
+async function _loadAverage(): Promise<string> {
+  const out = await new Deno.Command("cat", { args: ["/proc/loadavg"] }).output();
+  return new TextDecoder().decode(out.stdout).split(" ")[0] ?? "?";
+}
+
 let ticksPerSecond = 0;
 
 // CPU time (user and system) process `pid` has spent, ms.
@@ -465,6 +471,7 @@ export async function gatewayBudgets(
   opts: GatewayLoadOptions = GATEWAY_LOAD,
 ): Promise<GatewayBudget[]> {
   const started = performance.now();
+  const loadavg = await _loadAverage();
   const home = await Deno.makeTempDir({ prefix: "rtok-gateway-load-" });
   const { pool, fresh } = await _outputs();
   const bodies = new Bodies(pool, fresh, opts.fresh);
@@ -529,6 +536,8 @@ export async function gatewayBudgets(
     const through = await _load(proxy.url, bodies, "p", clients, saturatedTurns, bypass);
     const throughMs = performance.now() - t;
     const c2 = await _cpu(proxy.pid, upstream.pid);
+    const rssSaturated = await _peakRssBytes(proxy.pid);
+    const rssUpstreamSaturated = await _peakRssBytes(upstream.pid);
 
     // In flight: the stand-in holds each answer 0.5-1.5 × `delayMs` (the same for a client's
     // turn on both sides), as a model does, so the 200 clients' requests are in flight
@@ -549,6 +558,7 @@ export async function gatewayBudgets(
     ]);
     const measured = _since(before, await scrape());
     const rss = await _peakRssBytes(proxy.pid);
+    const rssUpstream = await _peakRssBytes(upstream.pid);
     const stopped = await proxy.stop();
     proxy = null;
     const sent = await (await fetch(`${upstream.url}/sent`)).json() as Record<string, string>;
@@ -617,15 +627,21 @@ export async function gatewayBudgets(
           }, clients ${perReq(c2[2] - c1[2], through.length)}; direct: stand-in ${
             perReq(c1[1] - c0[1], direct.length)
           }, clients ${perReq(c1[2] - c0[2], direct.length)} (${navigator.hardwareConcurrency} ` +
-          `cores for all three); group ${f((performance.now() - started) / 1000)} s`,
+          `cores for all three, load average ${loadavg} before the run); group ${
+            f((performance.now() - started) / 1000)
+          } s`,
         budget: "reported",
         ok: true,
       },
       {
         name: `gateway, proxy peak RSS (${load})`,
-        measured: `${mb(rss)} MB (VmHWM; ${mb(rssIdle)} MB idle, ${
-          mb(rssWarm)
-        } MB after the warm-up burst)`,
+        measured:
+          `${mb(rss)} MB (VmHWM; ${mb(rssIdle)} MB idle, ${
+            mb(rssWarm)
+          } MB after the warm-up burst, ${mb(rssSaturated)} MB after the saturated phase); ` +
+          `the stand-in, a bare Deno.serve taking both sides' requests: ${
+            mb(rssUpstreamSaturated)
+          } MB after the saturated phase, ${mb(rssUpstream)} MB in the end`,
         budget: "< 300 MB",
         ok: rss < 300e6,
       },
