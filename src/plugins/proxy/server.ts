@@ -97,6 +97,27 @@ export interface ProxyDeps {
   ready?(): Promise<Readiness>;
   /** Aborted when in-flight requests must end now (a shutdown's deadline passed). */
   readonly cutoff?: AbortSignal;
+  /** Request bodies compressed at once (default 8); the others wait their turn. */
+  readonly maxPreparing?: number;
+}
+
+// Runs at most `max` tasks at once, the rest in arrival order.
+class _Limit {
+  #running = 0;
+  readonly #waiting: (() => void)[] = [];
+  constructor(readonly max: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.max) {
+      await new Promise<void>((r) => this.#waiting.push(r));
+    } else this.#running++;
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#running--;
+    }
+  }
 }
 
 // Hop-by-hop headers, and those the proxy sets itself, never cross it.
@@ -127,6 +148,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
   const limit = deps.maxBodyBytes ?? MAX_BODY_BYTES;
   const timeoutMs = deps.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
   const metrics = deps.metrics ?? new ProxyMetrics();
+  const preparing = new _Limit(deps.maxPreparing ?? 8);
   const record = (row: ProxyRow) => {
     try {
       metrics.observe(row);
@@ -156,7 +178,7 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
     }
     if (req.method === "GET" && url.pathname === "/metrics") return metrics.response();
     const caller = deps.callerOf ? await deps.callerOf(req.headers, url) : ANONYMOUS;
-    const prepared = await _prepareBody(req, route, limit, deps);
+    const prepared = await _prepareBody(req, route, limit, deps, preparing);
     const headers = new Headers();
     // The gateway's own headers (token, caller, x-rtok: off) never reach the provider.
     for (const [k, v] of req.headers) {
@@ -323,6 +345,7 @@ async function _prepareBody(
   route: Route,
   limit: number,
   deps: ProxyDeps,
+  preparing: _Limit,
 ): Promise<Prepared> {
   if (!req.body) return { ...UNTOUCHED, body: null, note: null };
   if ((req.headers.get("x-rtok") ?? "").trim().toLowerCase() === "off") {
@@ -346,7 +369,10 @@ async function _prepareBody(
   }
   const model = _requestModel(read.bytes);
   const request = new BodyRequest(route.api, read.bytes);
-  const reports = await deps.transform(request);
+  // At most a few bodies are decoded and compressed at once: one JS thread does the work
+  // either way, and a burst of large requests waits as a queue instead of all being decoded
+  // at the same time. Reading a body takes no turn, so a slow client holds no one up.
+  const reports = await preparing.run(() => deps.transform(request));
   let seen = 0, chars = 0, saved = 0;
   const results: ProxyResult[] = [];
   let note: string | null = null;

@@ -191,3 +191,38 @@ Deno.test("proxyHandler() answers 502 in Gemini's error shape, without the query
   deepStrictEqual([rows[0].provider, rows[0].route, rows[0].status], ["gemini", "generate", 502]);
   ok(!JSON.stringify(rows[0]).includes("secret-key-2"));
 });
+
+Deno.test("proxyHandler() compresses at most maxPreparing bodies at once, and answers them all", async () => {
+  const up = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async (req) => Response.json({ echo: await req.text() }),
+  );
+  const upstream = `http://127.0.0.1:${(up.addr as Deno.NetAddr).port}`;
+  let running = 0, most = 0;
+  const handler = proxyHandler({
+    upstreams: { anthropic: upstream, openai: upstream, gemini: upstream },
+    maxPreparing: 2,
+    async transform() {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 20));
+      running--;
+      return [];
+    },
+    record: () => {},
+  });
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: 7 }, (_, i) =>
+        handler(
+          new Request("http://gw/v1/messages", {
+            method: "POST",
+            body: JSON.stringify({ messages: [], n: i }),
+          }),
+        ).then((r) => r.json())),
+    );
+    strictEqual(most, 2);
+    deepStrictEqual(answers.map((a) => JSON.parse(a.echo).n), [0, 1, 2, 3, 4, 5, 6]);
+  } finally {
+    await up.shutdown();
+  }
+});
