@@ -32,7 +32,8 @@ Usage:
                            rtok_expand, rtok_search, rtok_gain, rtok_symbols
   rtok proxy               HTTP proxy for the model APIs: compresses tool results
                            in each request (--help for the options); /metrics
-  rtok metrics             the ledger's totals for Prometheus (--port, default 8788)
+  rtok metrics             the ledger's totals for Prometheus (--port, default 8788;
+                           --push URL sends them to a Pushgateway)
   rtok dashboard           the ledger as a local web page on loopback; prints its
                            URL, updates itself (--port, --project)
   rtok doctor              check the install, the hook, the store, rival hooks
