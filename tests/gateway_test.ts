@@ -282,11 +282,11 @@ function _by<T>(items: readonly T[], key: (t: T) => string, value: (t: T) => num
 
 Deno.test({
   name: "gateway: two rtok proxies behind HAProxy give Prometheus per-caller totals equal to " +
-    "what the upstream received",
+    "what the upstream received, and a laptop's push adds to its caller's",
   ignore: HAPROXY === null || PROMETHEUS === null || PUSHGATEWAY === null,
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
+  async fn(t) {
     using tmp = tempDir("rtok-gateway-");
     const token = Array.from(
       crypto.getRandomValues(new Uint8Array(16)),
@@ -299,7 +299,6 @@ Deno.test({
     const lab = `${tmp.path}/lab`;
     const pgPort = _freePort();
     await using pushgateway = _spawn(PUSHGATEWAY!, [`--web.listen-address=127.0.0.1:${pgPort}`]);
-    const pgUrl = `http://127.0.0.1:${pgPort}`;
     // The instances, and the laptop's own savings, side by side: each is a Deno start-up.
     const extra = ["--gemini-upstream", up.url];
     const env = { RTOK_PROXY_TOKEN: token };
@@ -336,14 +335,6 @@ Deno.test({
       `--web.listen-address=127.0.0.1:${promPort}`,
     ]);
     const api = `http://127.0.0.1:${promPort}`;
-    const promLog = () => prom.stderr().slice(-2000);
-    // Every target is up only if the bearer token was accepted on /metrics. Traffic starts
-    // after the first scrapes, so the rules' five-minute rates see it as an increase.
-    await _expect(api, "up", "instance", {
-      [targets[0]]: 1,
-      [targets[1]]: 1,
-      [`127.0.0.1:${pgPort}`]: 1,
-    }, promLog);
 
     // HAProxy on deploy/haproxy.cfg, in front of both.
     const haPort = _freePort();
@@ -358,184 +349,200 @@ Deno.test({
     );
     await using haproxy = _spawn(HAPROXY!, ["-f", haConfig, "-db"]);
     const gateway = `http://127.0.0.1:${haPort}`;
+    const log = () =>
+      `prometheus: ${prom.stderr().slice(-2000)}\nhaproxy: ${
+        haproxy.stderr().slice(-1000)
+      }\npushgateway: ${pushgateway.stderr().slice(-1000)}`;
+
+    // Every target is up only if the bearer token was accepted on /metrics. Traffic starts
+    // after the first scrapes, so the rules' five-minute rates see it as an increase.
+    await _expect(api, "up", "instance", {
+      [targets[0]]: 1,
+      [targets[1]]: 1,
+      [`127.0.0.1:${pgPort}`]: 1,
+    }, log);
     await _until("HAProxy answers /healthz", async () => {
       const r = await fetch(`${gateway}/healthz`);
       const body = await r.json();
       return r.status === 200 && body.status === "ok" ? body : null;
-    }, haproxy.stderr);
-    // The health check HAProxy runs, answered without a token.
-    for (const t of targets) {
-      const r = await fetch(`http://${t}/readyz`);
-      strictEqual(r.status, 200, `${t}/readyz`);
-      strictEqual((await r.json()).ready, true);
-    }
+    }, log);
 
-    // The team: alice and bob through the gateway, streamed and not, most with a git log tool
-    // result the proxy compresses.
     const [model, price] = _pricedModel();
     const sent: Record<string, number> = {};
-    const client = (caller: string) =>
-      new Anthropic({
-        apiKey: `sk-ant-${caller}`,
-        baseURL: gateway,
-        maxRetries: 0,
-        defaultHeaders: { "x-rtok-token": token, "x-rtok-caller": caller },
-      });
-    const ask = async (caller: string, turns: Anthropic.MessageParam[], stream: boolean) => {
-      const params = { model, max_tokens: 10, messages: turns, metadata: { user_id: caller } };
-      const c = client(caller);
-      const m = stream
-        ? await c.messages.stream(params).finalMessage()
-        : await c.messages.create(params);
-      strictEqual(m.content[0].type === "text" && m.content[0].text, "done");
-      sent[caller] = (sent[caller] ?? 0) + 1;
-    };
-    const hi: Anthropic.MessageParam[] = [{ role: "user", content: "hi" }];
-    await ask("alice", gitLogTurns(), false);
-    await ask("bob", hi, false);
-    await ask("alice", gitLogTurns(), true);
-    await ask("alice", hi, true);
-    await ask("bob", gitLogTurns(), true);
-    await ask("alice", gitLogTurns(), false);
-    await ask("bob", hi, false);
-    await ask("alice", gitLogTurns(), true);
-    const total = _sum(Object.values(sent));
-    strictEqual(up.received.length, total);
-    for (const r of up.received) {
-      deepStrictEqual(Object.keys(r.headers).filter((h) => h.startsWith("x-rtok")), []);
-    }
+    let total = 0;
+    const ok1 = await t.step(
+      "HAProxy sends each caller's requests on; a wrong token reaches nothing",
+      async () => {
+        // The health check HAProxy runs, answered without a token.
+        for (const target of targets) {
+          const r = await fetch(`http://${target}/readyz`);
+          strictEqual(r.status, 200, `${target}/readyz`);
+          strictEqual((await r.json()).ready, true);
+        }
+        // alice and bob, streamed and not, most with a git log tool result the proxy compresses.
+        const client = (caller: string) =>
+          new Anthropic({
+            apiKey: `sk-ant-${caller}`,
+            baseURL: gateway,
+            maxRetries: 0,
+            defaultHeaders: { "x-rtok-token": token, "x-rtok-caller": caller },
+          });
+        const ask = async (caller: string, turns: Anthropic.MessageParam[], stream: boolean) => {
+          const params = { model, max_tokens: 10, messages: turns, metadata: { user_id: caller } };
+          const c = client(caller);
+          const m = stream
+            ? await c.messages.stream(params).finalMessage()
+            : await c.messages.create(params);
+          strictEqual(m.content[0].type === "text" && m.content[0].text, "done");
+          sent[caller] = (sent[caller] ?? 0) + 1;
+        };
+        const hi: Anthropic.MessageParam[] = [{ role: "user", content: "hi" }];
+        await ask("alice", gitLogTurns(), false);
+        await ask("bob", hi, false);
+        await ask("alice", gitLogTurns(), true);
+        await ask("alice", hi, true);
+        await ask("bob", gitLogTurns(), true);
+        await ask("alice", gitLogTurns(), false);
+        await ask("bob", hi, false);
+        await ask("alice", gitLogTurns(), true);
+        total = _sum(Object.values(sent));
+        strictEqual(up.received.length, total);
+        // The stand-in's count per caller (read from the body) is what each client sent.
+        deepStrictEqual(_by(reported, (r) => r.caller, () => 1), sent);
+        for (const r of up.received) {
+          deepStrictEqual(Object.keys(r.headers).filter((h) => h.startsWith("x-rtok")), []);
+        }
 
-    // A wrong token, and none: 401 from whichever instance HAProxy picked; nothing forwarded.
-    const tokens: Record<string, string>[] = [{ "x-rtok-token": "not-the-token" }, {}];
-    for (const headers of tokens) {
-      const r = await fetch(`${gateway}/v1/messages`, {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json", "x-api-key": "sk-ant-m" },
-        body: JSON.stringify({ model, max_tokens: 10, messages: hi }),
-      });
-      strictEqual(r.status, 401);
-      strictEqual(r.headers.get("x-rtok-error"), "1");
-      ok((await r.text()).includes("missing or wrong gateway token"));
-    }
-    strictEqual(up.received.length, total, "the upstream saw no request without the token");
-    // /metrics is each instance's own, for Prometheus alone: HAProxy does not serve it.
-    strictEqual(
-      (await fetch(`${gateway}/metrics`, { headers: { "x-rtok-token": token } })).status,
-      404,
+        // A wrong token, and none: 401 from whichever instance HAProxy picked; nothing forwarded.
+        const tokens: Record<string, string>[] = [{ "x-rtok-token": "not-the-token" }, {}];
+        for (const headers of tokens) {
+          const r = await fetch(`${gateway}/v1/messages`, {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json", "x-api-key": "sk-ant-m" },
+            body: JSON.stringify({ model, max_tokens: 10, messages: hi }),
+          });
+          strictEqual(r.status, 401);
+          strictEqual(r.headers.get("x-rtok-error"), "1");
+          ok((await r.text()).includes("missing or wrong gateway token"));
+        }
+        strictEqual(up.received.length, total, "the upstream saw no request without the token");
+        // /metrics is each instance's own, for Prometheus alone: HAProxy does not serve it.
+        const m = await fetch(`${gateway}/metrics`, { headers: { "x-rtok-token": token } });
+        await m.body?.cancel();
+        strictEqual(m.status, 404);
+      },
     );
+    if (!ok1) return;
 
-    // The laptop pushes its ledger as alice.
-    const push = await rtok(laptop, [
-      "metrics",
-      "--push",
-      pgUrl,
-      "--instance",
-      "laptop-1",
-      "--caller",
-      "alice",
-    ]);
-    strictEqual(push.code, 0, push.err);
-    const laptopSaved = _laptopSaved(laptop);
-    ok(laptopSaved > 0, "rtok git log saved tokens on the laptop");
+    let saved = { chars: {} as Record<string, number>, tokens: {} as Record<string, number> };
+    await t.step(
+      "Prometheus's per-caller totals are what the upstream reported and the ledgers hold",
+      async () => {
+        await _expect(api, "caller:rtok_proxy_requests:sum", "caller", sent, log);
+        await _expect(api, "sum by (caller) (rtok_proxy_requests_total)", "caller", sent, log);
+        await _expect(
+          api,
+          'sum by (caller) (caller_status:rtok_proxy_requests:sum{status="200"})',
+          "caller",
+          sent,
+          log,
+        );
+        const kinds = {
+          input: (r: _Reported) => r.input,
+          output: (r: _Reported) => r.output,
+          cache_write: (r: _Reported) => r.cacheWrite,
+          cache_read: (r: _Reported) => r.cacheRead,
+        };
+        for (const [kind, of] of Object.entries(kinds)) {
+          await _expect(
+            api,
+            `caller_kind:rtok_proxy_tokens:sum{kind="${kind}"}`,
+            "caller",
+            _by(reported, (r) => r.caller, of),
+            log,
+          );
+        }
+        // Real usage × the model's list price, per caller.
+        const spent = _by(reported, (r) => r.caller, (r) => {
+          const p = priceFor(price, r.input + r.cacheWrite + r.cacheRead)!;
+          return (r.input * p.input + r.output * p.output + r.cacheWrite * p.cacheWrite +
+            r.cacheRead * p.cacheRead) / 1e6;
+        });
+        await _expect(api, "caller:rtok_proxy_spent_usd:sum", "caller", spent, log);
 
-    // What the stand-in received and reported, per caller.
-    deepStrictEqual(_by(reported, (r) => r.caller, () => 1), sent);
-    const log = () =>
-      `${promLog()}\nhaproxy: ${haproxy.stderr().slice(-1000)}\npushgateway: ${
-        pushgateway.stderr().slice(-1000)
-      }`;
-    await _expect(api, "caller:rtok_proxy_requests:sum", "caller", sent, log);
-    await _expect(api, "sum by (caller) (rtok_proxy_requests_total)", "caller", sent, log);
-    await _expect(
-      api,
-      'sum by (caller) (caller_status:rtok_proxy_requests:sum{status="200"})',
-      "caller",
-      sent,
-      log,
-    );
-    const kinds = {
-      input: (r: _Reported) => r.input,
-      output: (r: _Reported) => r.output,
-      cache_write: (r: _Reported) => r.cacheWrite,
-      cache_read: (r: _Reported) => r.cacheRead,
-    };
-    for (const [kind, of] of Object.entries(kinds)) {
-      await _expect(
-        api,
-        `caller_kind:rtok_proxy_tokens:sum{kind="${kind}"}`,
-        "caller",
-        _by(reported, (r) => r.caller, of),
-        log,
-      );
-    }
-    // Real usage × the model's list price, per caller.
-    const spent = _by(reported, (r) => r.caller, (r) => {
-      const p = priceFor(price, r.input + r.cacheWrite + r.cacheRead)!;
-      return (r.input * p.input + r.output * p.output + r.cacheWrite * p.cacheWrite +
-        r.cacheRead * p.cacheRead) / 1e6;
-    });
-    await _expect(api, "caller:rtok_proxy_spent_usd:sum", "caller", spent, log);
-
-    // Both instances served, and each one's share is the rows its own ledger holds.
-    const rows = await _ledgerRows(homes, total);
-    ok(rows.every((n) => n > 0), `round-robin used both instances: ${rows}`);
-    await _expect(api, "instance:rtok_proxy_requests:sum", "instance", {
-      [targets[0]]: rows[0],
-      [targets[1]]: rows[1],
-    }, log);
-    strictEqual(
-      (await _vector(api, "count(count by (instance) (rtok_proxy_requests_total))"))[0].value,
-      2,
-    );
-    const saved = _ledgerSaved(homes);
-
-    // Savings per caller: the gateway ledgers' own sums; alice's team total adds the laptop.
-    ok(saved.chars.alice > 0 && saved.chars.bob > 0, "both callers had a result compressed");
-    await _expect(api, "caller:rtok_proxy_chars_saved:sum", "caller", saved.chars, log);
-    await _expect(
-      api,
-      "caller:rtok_proxy_estimated_tokens_saved:sum",
-      "caller",
-      saved.tokens,
-      log,
-    );
-    await _expect(
-      api,
-      "caller:rtok_proxy_estimated_saved_usd:sum",
-      "caller",
-      _by(Object.entries(saved.tokens), ([c]) => c, ([, t]) => t * price.input / 1e6),
-      log,
-    );
-    await _expect(api, "caller:rtok_ledger_saved_tokens:sum", "caller", {
-      alice: laptopSaved,
-    }, log);
-    await _expect(api, "caller:rtok_estimated_tokens_saved:sum", "caller", {
-      alice: saved.tokens.alice + laptopSaved,
-      bob: saved.tokens.bob,
-    }, log);
-    await _expect(api, "caller:rtok_chars_saved:sum", "caller", saved.chars, log);
-    // The pushed group keeps the laptop's own labels.
-    deepStrictEqual(
-      (await _vector(
-        api,
-        'count by (job, instance, caller) (rtok_ledger_saved_tokens{job="rtok"})',
-      ))
-        .map((s) => s.labels),
-      [{ job: "rtok", instance: "laptop-1", caller: "alice" }],
-    );
-
-    // Every query on the dashboard has an answer, and a number.
-    const dashboard = JSON.parse(Deno.readTextFileSync(`${DEPLOY}grafana_dashboard.json`));
-    strictEqual(dashboard.schemaVersion, 39);
-    for (const panel of dashboard.panels) {
-      for (const target of panel.targets) {
-        const expr = String(target.expr).replaceAll("$caller", ".*");
-        const samples = await _until(`${panel.title}: ${expr}`, async () => {
-          const s = await _vector(api, expr);
-          return s.length > 0 && s.every((x) => Number.isFinite(x.value)) ? s : null;
+        // Both instances served, and each one's share is the rows its own ledger holds.
+        const rows = await _ledgerRows(homes, total);
+        ok(rows.every((n) => n > 0), `round-robin used both instances: ${rows}`);
+        await _expect(api, "instance:rtok_proxy_requests:sum", "instance", {
+          [targets[0]]: rows[0],
+          [targets[1]]: rows[1],
         }, log);
-        ok(samples.length > 0);
+        await _expect(api, "count(count by (instance) (rtok_proxy_requests_total))", "", {
+          "": 2,
+        }, log);
+
+        // Savings per caller, as the two ledgers sum them.
+        saved = _ledgerSaved(homes);
+        ok(saved.chars.alice > 0 && saved.chars.bob > 0, "both callers had a result compressed");
+        await _expect(api, "caller:rtok_proxy_chars_saved:sum", "caller", saved.chars, log);
+        await _expect(
+          api,
+          "caller:rtok_proxy_estimated_tokens_saved:sum",
+          "caller",
+          saved.tokens,
+          log,
+        );
+        await _expect(
+          api,
+          "caller:rtok_proxy_estimated_saved_usd:sum",
+          "caller",
+          _by(Object.entries(saved.tokens), ([c]) => c, ([, n]) => n * price.input / 1e6),
+          log,
+        );
+      },
+    );
+
+    await t.step("every query on the Grafana dashboard has a number", async () => {
+      const dashboard = JSON.parse(Deno.readTextFileSync(`${DEPLOY}grafana_dashboard.json`));
+      strictEqual(dashboard.schemaVersion, 39);
+      for (const panel of dashboard.panels) {
+        for (const target of panel.targets) {
+          const expr = String(target.expr).replaceAll("$caller", ".*");
+          await _until(`${panel.title}: ${expr}`, async () => {
+            const s = await _vector(api, expr);
+            return s.length > 0 && s.every((x) => Number.isFinite(x.value)) ? s : null;
+          }, log);
+        }
       }
-    }
+    });
+
+    await t.step("a laptop's rtok metrics --push adds to its caller's team total", async () => {
+      const push = await rtok(laptop, [
+        "metrics",
+        "--push",
+        `http://127.0.0.1:${pgPort}`,
+        "--instance",
+        "laptop-1",
+        "--caller",
+        "alice",
+      ]);
+      strictEqual(push.code, 0, push.err);
+      const laptopSaved = _laptopSaved(laptop);
+      ok(laptopSaved > 0, "rtok git log saved tokens on the laptop");
+      await _expect(api, "caller:rtok_ledger_saved_tokens:sum", "caller", {
+        alice: laptopSaved,
+      }, log);
+      await _expect(api, "caller:rtok_estimated_tokens_saved:sum", "caller", {
+        alice: saved.tokens.alice + laptopSaved,
+        bob: saved.tokens.bob,
+      }, log);
+      await _expect(api, "caller:rtok_chars_saved:sum", "caller", saved.chars, log);
+      // The pushed group keeps the laptop's own labels (honor_labels).
+      deepStrictEqual(
+        (await _vector(api, "count by (job, instance, caller) (rtok_ledger_saved_tokens)"))
+          .map((s) => s.labels),
+        [{ job: "rtok", instance: "laptop-1", caller: "alice" }],
+      );
+    });
   },
 });
