@@ -174,31 +174,44 @@ function _answer(reported: _Reported[]): Answer {
       usage,
     };
     if (!body.stream) return Response.json(message);
-    return new Response(
-      sse([
-        {
-          type: "message_start",
-          message: {
-            ...message,
-            content: [],
-            stop_reason: null,
-            usage: { ...usage, output_tokens: 1 },
-          },
+    const events = [
+      {
+        type: "message_start",
+        message: {
+          ...message,
+          content: [],
+          stop_reason: null,
+          usage: { ...usage, output_tokens: 1 },
         },
-        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "done" } },
-        { type: "content_block_stop", index: 0 },
-        {
-          type: "message_delta",
-          delta: { stop_reason: "end_turn", stop_sequence: null },
-          usage: { output_tokens: r.output },
-        },
-        { type: "message_stop" },
-      ]),
-      { headers: { "content-type": "text/event-stream; charset=utf-8" } },
-    );
+      },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "done" } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "message_delta",
+        delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { output_tokens: r.output },
+      },
+      { type: "message_stop" },
+    ];
+    const headers = { "content-type": "text/event-stream; charset=utf-8" };
+    if (r.caller !== _SLOW) return new Response(sse(events), { headers });
+    // An answer that takes a while, event by event, for the shutdown step.
+    let i = 0;
+    const slow = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if (i > 0) await new Promise((ok) => setTimeout(ok, _SLOW_GAP_MS));
+        if (i === events.length) return c.close();
+        c.enqueue(new TextEncoder().encode(sse([events[i++]])));
+      },
+    });
+    return new Response(slow, { headers });
   };
 }
+
+// The caller whose streamed answers come slowly, and the gap between their events.
+const _SLOW = "carol";
+const _SLOW_GAP_MS = 300;
 
 // A built-in priced Anthropic model with one price for every prompt length.
 function _pricedModel(): [string, PricedModel] {
@@ -544,5 +557,67 @@ Deno.test({
         [{ job: "rtok", instance: "laptop-1", caller: "alice" }],
       );
     });
+
+    await t.step(
+      "SIGTERM to an instance lets its stream end; HAProxy sends the rest on",
+      async () => {
+        const before = await _ledgerRows(homes, total);
+        // Two slow streams at once: round-robin gives each instance one.
+        const started: Promise<void>[] = [];
+        const streams = [0, 1].map(() => {
+          const first = Promise.withResolvers<void>();
+          started.push(first.promise);
+          return (async () => {
+            const r = await fetch(`${gateway}/v1/messages`, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                "anthropic-version": "2023-06-01",
+                "x-api-key": "sk-ant-carol",
+                "x-rtok-token": token,
+                "x-rtok-caller": _SLOW,
+              },
+              body: JSON.stringify({
+                model,
+                max_tokens: 10,
+                stream: true,
+                messages: [{ role: "user", content: "slowly" }],
+                metadata: { user_id: _SLOW },
+              }),
+            });
+            strictEqual(r.status, 200);
+            let text = "";
+            for await (const chunk of r.body!.pipeThrough(new TextDecoderStream())) {
+              text += chunk;
+              first.resolve();
+            }
+            return text;
+          })();
+        });
+        await Promise.all(started);
+        const status = await proxy1.stop("SIGTERM");
+        strictEqual(status.code, 0, proxy1.stderr());
+        for (const text of await Promise.all(streams)) {
+          ok(text.endsWith('data: {"type":"message_stop"}\n\n'), `the stream ended whole: ${text}`);
+        }
+        // Its row was written before it exited.
+        deepStrictEqual(await _ledgerRows([homes[0]], before[0] + 1), [before[0] + 1]);
+        await _until("HAProxy takes rtok1 out", () => {
+          return Promise.resolve(/rtok1 is DOWN/.test(haproxy.stderr()) ? true : null);
+        }, log);
+        const dave = new Anthropic({
+          apiKey: "sk-ant-dave",
+          baseURL: gateway,
+          maxRetries: 0,
+          defaultHeaders: { "x-rtok-token": token, "x-rtok-caller": "dave" },
+        });
+        for (let i = 0; i < 4; i++) {
+          const m = await dave.messages.create({ model, max_tokens: 10, messages: gitLogTurns() });
+          strictEqual(m.content[0].type === "text" && m.content[0].text, "done");
+        }
+        strictEqual(up.received.length, total + 2 + 4);
+        deepStrictEqual(await _ledgerRows([homes[1]], before[1] + 1 + 4), [before[1] + 5]);
+      },
+    );
   },
 });
