@@ -23,14 +23,11 @@ import {
 } from "./_upstream.ts";
 import { BUILTIN_PRICES, type PricedModel, priceFor } from "../src/plugins/proxy/prices.ts";
 
-// Debian's packages put haproxy in /usr/sbin, which a user's PATH may lack.
-function _program(name: string): string | null {
-  return which(name) ?? (existsSync(`/usr/sbin/${name}`) ? `/usr/sbin/${name}` : null);
-}
-
-const HAPROXY = _program("haproxy");
-const PROMETHEUS = _program("prometheus");
-const PUSHGATEWAY = _program("prometheus-pushgateway");
+// Debian's packages (`apt-get install -y haproxy prometheus prometheus-pushgateway`); the test
+// is skipped only without them.
+const HAPROXY = which("haproxy");
+const PROMETHEUS = which("prometheus");
+const PUSHGATEWAY = which("prometheus-pushgateway");
 const DEPLOY = new URL("../deploy/", import.meta.url).pathname;
 
 function _freePort(): number {
@@ -266,15 +263,15 @@ function _ledgerSaved(
   return { chars, tokens };
 }
 
-// The estimated tokens the laptop's ledger says its runs saved (what `rtok_ledger_saved_tokens`
-// sums over surfaces).
+// The estimated tokens the laptop's runs saved: what caller:rtok_ledger_saved_tokens:sum adds
+// up over its surfaces (hook, cli, mcp).
 function _laptopSaved(home: string): number {
   drain(home);
   const db = new DatabaseSync(`${home}/rtok.db`, { readOnly: true });
   try {
     return (db.prepare(
       `SELECT coalesce(sum(raw_tokens - emitted_tokens), 0) AS n FROM runs
-       WHERE delivered IS NULL OR delivered = 1`,
+       WHERE (delivered IS NULL OR delivered = 1) AND surface != 'proxy'`,
     ).get() as { n: number }).n;
   } finally {
     db.close();
