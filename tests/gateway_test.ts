@@ -59,14 +59,13 @@ function _spawn(cmd: string, args: string[]): { stderr(): string } & AsyncDispos
 
 // A deploy/ template with every {{NAME}} filled; a placeholder left unfilled is an error.
 function _fill(template: string, values: Record<string, string>): string {
-  const text = Deno.readTextFileSync(`${DEPLOY}${template}`).replace(
+  return Deno.readTextFileSync(`${DEPLOY}${template}`).replace(
     /\{\{([A-Z0-9_]+)\}\}/g,
     (_, name: string) => {
       if (!(name in values)) throw new Error(`${template}: no value for {{${name}}}`);
       return values[name];
     },
   );
-  return text;
 }
 
 async function _until<T>(what: string, probe: () => Promise<T | null>, log = () => ""): Promise<T> {
@@ -312,13 +311,19 @@ Deno.test({
     // The instances, and the laptop's own savings, side by side: each is a Deno start-up.
     const extra = ["--gemini-upstream", up.url];
     const env = { RTOK_PROXY_TOKEN: token };
-    const [p1, p2, laptopRun] = await Promise.all([
-      startProxy(homes[0], up.url, extra, env),
-      startProxy(homes[1], up.url, extra, env),
-      buildLab(lab).then(() => rtok(laptop, ["git", "log"], { cwd: lab })),
-    ]);
-    await using proxy1 = p1;
-    await using proxy2 = p2;
+    const starting = homes.map((home) => startProxy(home, up.url, extra, env));
+    const laptopRunning = buildLab(lab).then(() => rtok(laptop, ["git", "log"], { cwd: lab }));
+    // An instance that failed to start must not leave the other one running.
+    const settled = await Promise.allSettled(starting);
+    for (const s of settled) {
+      if (s.status === "rejected") {
+        await Promise.all(starting.map((p) => p.then((x) => x.stop(), () => {})));
+        throw s.reason;
+      }
+    }
+    await using proxy1 = await starting[0];
+    await using proxy2 = await starting[1];
+    const laptopRun = await laptopRunning;
     strictEqual(laptopRun.code, 0, laptopRun.err);
     const targets = [new URL(proxy1.url).host, new URL(proxy2.url).host];
 
