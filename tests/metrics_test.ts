@@ -643,3 +643,37 @@ Deno.test("rtok metrics --push fails in one line when it cannot push", async (t)
     match(r.err, /^rtok: --push "localhost:9091": expected an http:\/\/ or https:\/\/ URL\n$/);
   });
 });
+
+Deno.test({
+  name: "rtok metrics --push moves the spool into the ledger first, so a fresh run is pushed",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    Store.open(storePath(tmp.path)).close();
+    const run = await rtok(tmp.path, ["ls", "-la"], { cwd: tmp.path });
+    strictEqual(run.code, 0, run.err);
+    ok(Deno.statSync(`${tmp.path}/spool.jsonl`).size > 0, "the run waits in the spool");
+    const bodies: string[] = [];
+    await using gw = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      async (req) => {
+        bodies.push(`${req.method} ${await req.text()}`);
+        return new Response(null, { status: 200 });
+      },
+    );
+    const r = await rtok(tmp.path, [
+      "metrics",
+      "--push",
+      `http://127.0.0.1:${gw.addr.port}`,
+      "--instance",
+      "laptop",
+      "--caller",
+      "alice",
+    ]);
+    strictEqual(r.code, 0, r.err);
+    strictEqual(bodies.length, 1);
+    match(bodies[0], /^PUT /);
+    match(bodies[0], /^rtok_ledger_runs\{surface="cli"\} 1$/m);
+  },
+});

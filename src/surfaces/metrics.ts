@@ -26,6 +26,8 @@ import {
   TOKEN_KINDS,
 } from "../plugins/proxy/metrics.ts";
 import { OTHER_CALLERS } from "../plugins/proxy/gateway.ts";
+import { boot, drain, openStore } from "./_boot.ts";
+import { pathExists } from "../core/paths.ts";
 import { wholeNumber } from "./_flags.ts";
 import { print, warn } from "./_io.ts";
 import { checkHost, origin, serveOn, untilStopped } from "./_listen.ts";
@@ -94,6 +96,17 @@ export async function main(args: readonly string[]): Promise<number> {
       throw new TypeError(
         `--push sends the metrics once and listens on nothing; drop --${both}, or drop --push to serve them`,
       );
+    }
+    // What the hook and the runs left in the spool is pushed too: moved into the ledger first
+    // (a ledger that does not exist is not made: there is nothing to push).
+    const b = await boot();
+    const store = b.home && pathExists(storePath(b.home), false) ? await openStore(b) : null;
+    if (store) {
+      try {
+        await drain(b, store);
+      } finally {
+        store.close();
+      }
     }
     const pushed = await pushLedger(storePath(rtokHome()), {
       url: values.push,

@@ -99,9 +99,10 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     permissions: ["read", "write", "env", "net"],
     load: () => _load<typeof import("./proxy.ts")>("./proxy.ts"),
   },
-  // Serves the ledger's totals to Prometheus: listens, reads the store read-only per scrape.
+  // Serves the ledger's totals to Prometheus: listens, reads the store read-only per scrape;
+  // or pushes them once, after moving what waits in the spool into the ledger (write).
   metrics: {
-    permissions: ["read", "env", "net"],
+    permissions: ["read", "write", "env", "net"],
     load: () => _load<typeof import("./metrics.ts")>("./metrics.ts"),
   },
   // The ledger as a local web page: listens, reads the store read-only per request.
