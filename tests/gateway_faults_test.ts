@@ -118,6 +118,55 @@ function _truncated(got: Uint8Array, full: Uint8Array): boolean {
   return got.length < full.length && got.every((b, k) => full[k] === b);
 }
 
+/**
+ * A second stand-in that reads each request whole and closes the connection without a byte of
+ * answer: the upstream reset before its headers, which the proxy must answer with a 502.
+ */
+function _resettingUpstream(): { url: string; received(): number } & AsyncDisposable {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let received = 0;
+  const handling = new Set<Promise<void>>();
+  const accepting = (async () => {
+    for await (const conn of listener) {
+      const h = _readRequest(conn).then(() => void received++, () => {}).finally(() => {
+        try {
+          conn.close();
+        } catch { /* closed by the peer */ }
+        handling.delete(h);
+      });
+      handling.add(h);
+    }
+  })().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    received: () => received,
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      await accepting;
+      await Promise.all(handling);
+    },
+  };
+}
+
+// Reads one HTTP/1.1 request (head, then a body of content-length bytes or chunked).
+async function _readRequest(conn: Deno.Conn): Promise<void> {
+  let bytes: Uint8Array = new Uint8Array();
+  const buf = new Uint8Array(16 * 1024);
+  const text = () => new TextDecoder().decode(bytes);
+  while (true) {
+    const t = text();
+    const end = t.indexOf("\r\n\r\n");
+    if (end >= 0) {
+      const length = /\r\ncontent-length:\s*(\d+)/i.exec(t.slice(0, end));
+      if (length && bytes.length >= end + 4 + Number(length[1])) return;
+      if (!length && t.endsWith("0\r\n\r\n")) return;
+    }
+    const n = await conn.read(buf);
+    if (n === null) throw new Error("the request ended early");
+    bytes = concat([bytes, buf.subarray(0, n)]);
+  }
+}
+
 interface LedgerRequest {
   readonly model: string | null;
   readonly status: number;
@@ -175,16 +224,34 @@ Deno.test({
       const full = await DEFAULT_ANSWER(req);
       return i % 11 === 0 ? _resetMidBody(full) : full;
     });
-    const proxy = await startProxy(tmp.path, up.url);
+    // Every 13th request goes to Gemini, whose upstream resets every connection unanswered.
+    await using gone = _resettingUpstream();
+    const toGemini = (i: number) => i % 13 === 0;
+    const proxy = await startProxy(tmp.path, up.url, ["--gemini-upstream", gone.url]);
     try {
       // Odd requests stream, even ones do not: both kinds are rate-limited and reset.
       const outcomes = await Promise.all(
-        Array.from({ length: N }, (_, k) => _read(_post(proxy.url, k + 1, (k + 1) % 2 === 1))),
+        Array.from({ length: N }, (_, k) => {
+          const i = k + 1;
+          return _read(
+            toGemini(i)
+              ? fetch(`${proxy.url}/v1beta/models/m-${i}:generateContent`, {
+                method: "POST",
+                headers: { "content-type": "application/json", "x-goog-api-key": "g-test" },
+                body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: `${i}` }] }] }),
+              })
+              : _post(proxy.url, i, i % 2 === 1),
+          );
+        }),
       );
       for (let i = 1; i <= N; i++) {
         const got = outcomes[i - 1];
         const full = await _expected(i, i % 2 === 1);
-        if (i % 7 === 0) {
+        if (toGemini(i)) {
+          strictEqual(got.status, 502, `request ${i} (reset before an answer)`);
+          strictEqual(got.error, null, `request ${i}`);
+          match(JSON.parse(new TextDecoder().decode(got.bytes)).error.message, /^rtok proxy: /);
+        } else if (i % 7 === 0) {
           strictEqual(got.status, 429, `request ${i}`);
           strictEqual(got.error, null, `request ${i}`);
           strictEqual(new TextDecoder().decode(got.bytes), _rateLimited(i), `request ${i}`);
@@ -200,15 +267,28 @@ Deno.test({
           deepStrictEqual(got.bytes, full, `request ${i}: the stand-in's bytes`);
         }
       }
-      strictEqual(up.received.length, N, "the stand-in received every request once");
+      const gemini = Array.from({ length: N }, (_, k) => k + 1).filter(toGemini).length;
+      strictEqual(up.received.length, N - gemini, "the stand-in received each of its requests");
+      strictEqual(gone.received(), gemini, "the resetting one each of its own");
     } finally {
       const stopped = await proxy.stop("SIGTERM");
       strictEqual(stopped.code, 0, `the proxy exits 0 on SIGTERM: ${proxy.stderr()}`);
     }
     const rows = _rows(tmp.path);
-    strictEqual(rows.length, up.received.length, "one row per request the stand-in received");
-    deepStrictEqual(_models(rows), _numbered(1, N), "no request missing, none counted twice");
+    strictEqual(
+      rows.length,
+      up.received.length + gone.received(),
+      "one row per request the stand-ins received",
+    );
+    const reset = rows.filter((r) => r.status === 502);
+    strictEqual(reset.length, gone.received(), "a 502 row per connection reset unanswered");
+    deepStrictEqual(
+      _models(rows.filter((r) => r.status !== 502)),
+      _numbered(1, N).filter((m) => !toGemini(Number(m.slice(2)))),
+      "no answered request missing, none counted twice",
+    );
     for (const row of rows) {
+      if (row.status === 502) continue;
       const i = Number(row.model!.slice(2));
       if (i % 7 === 0) strictEqual(row.status, 429, `row of request ${i}`);
       else if (i % 11 === 0) {
