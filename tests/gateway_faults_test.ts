@@ -8,7 +8,6 @@
 
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { BUSY_TIMEOUT_MS } from "../src/core/store.ts";
 import { parseSpool, spoolPath } from "../src/core/spool.ts";
 import { rtok, tempDir } from "./_helpers.ts";
 import { concat, DEFAULT_ANSWER, type Received, startProxy, startUpstream } from "./_upstream.ts";
@@ -392,10 +391,11 @@ Deno.test({
     using tmp = tempDir();
     await using up = startUpstream();
     const proxy = await startProxy(tmp.path, up.url);
-    // Longer than a write waits for a lock, so the proxy's writes fail, not merely wait.
-    const HOLD_MS = BUSY_TIMEOUT_MS + 2_000;
+    // Far longer than the proxy waits for a lock (50 ms, src/surfaces/proxy.ts), so its writes
+    // fail, not merely wait.
+    const HOLD_MS = 3_000;
     const answered: { i: number; out: Outcome; sentAt: number; doneAt: number }[] = [];
-    let next = 1, lockedAt = 0, releasedAt = 0;
+    let next = 1, lockedAt = 0, releasedAt = 0, spooledWhileLocked = 0;
     const ask = async () => {
       const i = next++;
       const sentAt = performance.now();
@@ -417,6 +417,11 @@ Deno.test({
           await Promise.all([ask(), ask(), ask(), ask(), ask()]);
           await new Promise((r) => setTimeout(r, 200));
         }
+        // The rows the proxy could not write are on disk, in the spool.
+        for (let tries = 0; tries < 40 && spooledWhileLocked === 0; tries++) {
+          await new Promise((r) => setTimeout(r, 50));
+          spooledWhileLocked = _spooledRequests(tmp.path);
+        }
       } finally {
         lock.exec("ROLLBACK");
         lock.close();
@@ -436,6 +441,7 @@ Deno.test({
     strictEqual(rows.length, answered.length, `one row per request: ${proxy.stderr()}`);
     deepStrictEqual(_models(rows), _numbered(1, answered.length), "none missing, none twice");
     ok(rows.every((r) => r.status === 200), JSON.stringify(rows.filter((r) => r.status !== 200)));
+    ok(spooledWhileLocked > 0, "while the ledger was locked, rows went to the spool");
     strictEqual(_spooledRequests(tmp.path), 0, "the spool was drained at shutdown");
     const during = answered.filter((x) => x.sentAt >= lockedAt && x.doneAt <= releasedAt);
     ok(during.length > 0, "requests were answered while the ledger was locked");
@@ -450,6 +456,33 @@ Deno.test({
       `the slowest answer during the lock took ${Math.round(slowest)} ms of the ` +
         `${Math.round(releasedAt - lockedAt)} ms it was held`,
     );
+  },
+});
+
+Deno.test({
+  name: "rtok proxy /readyz stays ready while the ledger is locked and the spool takes writes",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    await using up = startUpstream();
+    await using proxy = await startProxy(tmp.path, up.url);
+    await _read(_post(proxy.url, 1, false));
+    await _untilRows(tmp.path, 1);
+    const lock = new DatabaseSync(`${tmp.path}/rtok.db`);
+    let ready: Response;
+    try {
+      lock.exec("BEGIN EXCLUSIVE");
+      lock.exec("CREATE TABLE _held_by_test (x)");
+      ready = await fetch(`${proxy.url}/readyz`);
+    } finally {
+      lock.exec("ROLLBACK");
+      lock.close();
+    }
+    const body = await ready.text();
+    // The spec's readiness: the store or the spool writable, and the upstreams reachable.
+    strictEqual(ready.status, 200, `/readyz while the ledger is locked: ${body}`);
+    strictEqual(JSON.parse(body).ready, true, body);
   },
 });
 
@@ -525,12 +558,15 @@ Deno.test({
       );
     });
 
-    await t.step("GET /healthz needs no token", async () => {
+    await t.step("GET /healthz and /readyz need no token", async () => {
       const res = await fetch(`${proxy.url}/healthz`);
       strictEqual(res.status, 200);
       deepStrictEqual(await res.json(), { status: "ok" });
       match(res.headers.get("content-type") ?? "", /json/);
-      strictEqual(up.received.length, 1, "/healthz is never forwarded");
+      const ready = await fetch(`${proxy.url}/readyz`);
+      strictEqual(ready.status, 200);
+      strictEqual((await ready.json()).ready, true);
+      strictEqual(up.received.length, 1, "neither is forwarded");
     });
   },
 });
