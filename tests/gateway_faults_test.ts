@@ -463,6 +463,54 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "rtok proxy with neither ledger nor spool writable keeps the rows and writes them once it can",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    await using up = startUpstream();
+    const proxy = await startProxy(tmp.path, up.url);
+    const N = 20;
+    try {
+      await _read(_post(proxy.url, 1, false));
+      await _untilRows(tmp.path, 1);
+      // A directory where the spool file goes: no append can open it, root or not.
+      Deno.mkdirSync(spoolPath(tmp.path));
+      const lock = new DatabaseSync(`${tmp.path}/rtok.db`);
+      try {
+        lock.exec("BEGIN EXCLUSIVE");
+        lock.exec("CREATE TABLE _held_by_test (x)");
+        // Requests 2..N, five at a time.
+        for (let first = 2; first <= N; first += 5) {
+          const wave = Array.from({ length: Math.min(5, N - first + 1) }, (_, k) => first + k);
+          const outs = await Promise.all(wave.map((i) => _read(_post(proxy.url, i, i % 2 === 1))));
+          for (const [k, out] of outs.entries()) {
+            const i = wave[k];
+            strictEqual(out.error, null, `request ${i}`);
+            deepStrictEqual(out.bytes, await _expected(i, i % 2 === 1), `request ${i}`);
+          }
+        }
+        // Readers still read while a writer holds the lock: nothing new was written.
+        await new Promise((r) => setTimeout(r, 300));
+        strictEqual(_rows(tmp.path).length, 1, "no row written while the ledger is locked");
+      } finally {
+        lock.exec("ROLLBACK");
+        lock.close();
+      }
+      // The spool still cannot be written; the ledger can again, and the held rows reach it
+      // while the proxy runs.
+      await _untilRows(tmp.path, N);
+      Deno.removeSync(spoolPath(tmp.path));
+    } finally {
+      const stopped = await proxy.stop("SIGTERM");
+      strictEqual(stopped.code, 0, `the proxy exits 0 on SIGTERM: ${proxy.stderr()}`);
+    }
+    deepStrictEqual(_models(_rows(tmp.path)), _numbered(1, N), "each request once");
+  },
+});
+
+Deno.test({
   name: "rtok proxy /readyz stays ready while the ledger is locked and the spool takes writes",
   sanitizeResources: false,
   sanitizeOps: false,
