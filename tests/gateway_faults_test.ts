@@ -311,8 +311,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    using homeA = tempDir();
-    using homeB = tempDir();
+    // Two instances of one gateway on one machine: one RTOK_HOME.
+    using home = tempDir();
     const EVENTS = 20;
     const PER = 4;
     // The last event waits for the gate, so no stream through A can end before A is killed.
@@ -333,8 +333,8 @@ Deno.test({
       });
       return new Response(body, { headers: { "content-type": "text/event-stream" } });
     });
-    const a = await startProxy(homeA.path, up.url);
-    await using b = await startProxy(homeB.path, up.url);
+    const a = await startProxy(home.path, up.url);
+    await using b = await startProxy(home.path, up.url);
     try {
       const firsts: Promise<void>[] = [];
       const clients = Array.from({ length: 2 * PER }, (_, i) => {
@@ -376,8 +376,9 @@ Deno.test({
       await a.stop("SIGKILL");
     }
     strictEqual((await b.stop("SIGTERM")).code, 0, b.stderr());
-    const rows = _rows(homeB.path);
-    deepStrictEqual(_models(rows), _numbered(PER, 2 * PER), "B's rows: its clients, then one more");
+    // A died before any of its requests ended: the rows are B's clients, then its one more.
+    const rows = _rows(home.path);
+    deepStrictEqual(_models(rows), _numbered(PER, 2 * PER), "B's rows");
     ok(rows.every((r) => r.status === 200 && r.note === null), JSON.stringify(rows));
   },
 });
@@ -459,6 +460,72 @@ Deno.test({
       `the slowest answer during the lock took ${Math.round(slowest)} ms of the ` +
         `${Math.round(releasedAt - lockedAt)} ms it was held`,
     );
+  },
+});
+
+Deno.test({
+  name: "rtok gain and a shutdown racing a locked ledger count each proxy request once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    await using up = startUpstream();
+    const proxy = await startProxy(tmp.path, up.url);
+    const send = async (from: number, to: number) => {
+      for (let i = from; i <= to; i++) {
+        const out = await _read(_post(proxy.url, i, false));
+        deepStrictEqual(out.bytes, await _expected(i, false), `request ${i}`);
+      }
+    };
+    const gainRequests = async () => {
+      const gain = await rtok(tmp.path, ["gain", "--format", "json"]);
+      strictEqual(gain.code, 0, gain.err);
+      return JSON.parse(gain.out).proxy.requests;
+    };
+    const locked = () => {
+      const lock = new DatabaseSync(`${tmp.path}/rtok.db`);
+      lock.exec("BEGIN EXCLUSIVE");
+      lock.exec(`CREATE TABLE _held_by_test_${crypto.randomUUID().slice(0, 8)} (x)`);
+      return () => {
+        lock.exec("ROLLBACK");
+        lock.close();
+      };
+    };
+    try {
+      await send(1, 1);
+      await _untilRows(tmp.path, 1);
+      let release = locked();
+      try {
+        await send(2, 11);
+        for (let tries = 0; tries < 100 && _spooledRequests(tmp.path) < 10; tries++) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        strictEqual(_spooledRequests(tmp.path), 10, "the locked ledger's rows are spooled");
+      } finally {
+        release();
+      }
+      // rtok gain drains the spool the running proxy filled: each request counted once.
+      strictEqual(await gainRequests(), 11);
+      strictEqual(_spooledRequests(tmp.path), 0);
+      await send(12, 16);
+      await _untilRows(tmp.path, 16);
+      // Locked again, and SIGTERM while it is: the shutdown waits for the lock, or spools.
+      release = locked();
+      try {
+        await send(17, 21);
+        const stopping = proxy.stop("SIGTERM");
+        await new Promise((r) => setTimeout(r, 1_000));
+        release();
+        release = () => {};
+        strictEqual((await stopping).code, 0, proxy.stderr());
+      } finally {
+        release();
+      }
+    } finally {
+      await proxy.stop("SIGTERM");
+    }
+    strictEqual(await gainRequests(), 21, proxy.stderr());
+    deepStrictEqual(_models(_rows(tmp.path)), _numbered(1, 21), "each request once");
   },
 });
 
