@@ -464,7 +464,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "rtok gain and a shutdown racing a locked ledger count each proxy request once",
+  name:
+    "rtok proxy's spooled rows reach the ledger once each: next write, rtok gain, locked shutdown",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -491,28 +492,38 @@ Deno.test({
         lock.close();
       };
     };
-    try {
-      await send(1, 1);
-      await _untilRows(tmp.path, 1);
-      let release = locked();
+    // Requests from..to while the ledger is locked; their rows wait in the spool.
+    const spoolThrough = async (from: number, to: number) => {
+      const release = locked();
       try {
-        await send(2, 11);
-        for (let tries = 0; tries < 100 && _spooledRequests(tmp.path) < 10; tries++) {
+        await send(from, to);
+        const want = to - from + 1;
+        for (let tries = 0; tries < 100 && _spooledRequests(tmp.path) < want; tries++) {
           await new Promise((r) => setTimeout(r, 50));
         }
-        strictEqual(_spooledRequests(tmp.path), 10, "the locked ledger's rows are spooled");
+        strictEqual(_spooledRequests(tmp.path), want, "the locked ledger's rows are spooled");
       } finally {
         release();
       }
+    };
+    try {
+      await send(1, 1);
+      await _untilRows(tmp.path, 1);
+      await spoolThrough(2, 6);
+      // The next row written drains the spool with it.
+      await send(7, 7);
+      await _untilRows(tmp.path, 7);
+      strictEqual(_spooledRequests(tmp.path), 0, "drained by the next write");
+      await spoolThrough(8, 12);
       // rtok gain drains the spool the running proxy filled: each request counted once.
-      strictEqual(await gainRequests(), 11);
-      strictEqual(_spooledRequests(tmp.path), 0);
-      await send(12, 16);
-      await _untilRows(tmp.path, 16);
+      strictEqual(await gainRequests(), 12);
+      strictEqual(_spooledRequests(tmp.path), 0, "drained by rtok gain");
+      await send(13, 17);
+      await _untilRows(tmp.path, 17);
       // Locked again, and SIGTERM while it is: the shutdown waits for the lock, or spools.
-      release = locked();
+      let release = locked();
       try {
-        await send(17, 21);
+        await send(18, 22);
         const stopping = proxy.stop("SIGTERM");
         await new Promise((r) => setTimeout(r, 1_000));
         release();
@@ -524,8 +535,8 @@ Deno.test({
     } finally {
       await proxy.stop("SIGTERM");
     }
-    strictEqual(await gainRequests(), 21, proxy.stderr());
-    deepStrictEqual(_models(_rows(tmp.path)), _numbered(1, 21), "each request once");
+    strictEqual(await gainRequests(), 22, proxy.stderr());
+    deepStrictEqual(_models(_rows(tmp.path)), _numbered(1, 22), "each request once");
   },
 });
 
@@ -661,14 +672,23 @@ Deno.test({
           "OpenAI route",
         );
         strictEqual(typeof openai.error.type, "string", "the OpenAI error shape");
+        const gemini = await refused(
+          await fetch(`${proxy.url}/v1beta/models/m-7:generateContent`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ contents: [] }),
+          }),
+          "Gemini route",
+        );
+        strictEqual(gemini.error.code, 401, "the Gemini error shape");
         strictEqual(up.received.length, 0, "the stand-in received nothing");
       },
     );
 
     await t.step("the right token passes, and is not forwarded", async () => {
-      const got = await _read(_post(proxy.url, 7, false, { "x-rtok-token": token }));
+      const got = await _read(_post(proxy.url, 8, false, { "x-rtok-token": token }));
       strictEqual(got.status, 200);
-      deepStrictEqual(got.bytes, await _expected(7, false));
+      deepStrictEqual(got.bytes, await _expected(8, false));
       strictEqual(up.received.length, 1);
       deepStrictEqual(
         Object.keys(up.received[0].headers).filter((h) => h.startsWith("x-rtok")),
