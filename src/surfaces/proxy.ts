@@ -179,12 +179,19 @@ export async function main(args: readonly string[]): Promise<number> {
   const ready = readinessChecker({
     upstreams: Object.keys(named).length ? named : upstreams,
     stopping: () => stopping,
+    // Ready while rows can be kept: in the ledger, or, while it is locked or cannot be
+    // opened, in the spool. A disk that takes neither takes the instance out.
     store() {
-      if (!store) return "the ledger is not open";
-      store.db.exec("BEGIN IMMEDIATE");
-      store.db.exec("ROLLBACK");
+      let ledger = "ok";
+      try {
+        if (!store) throw new Error("the ledger is not open");
+        store.db.exec("BEGIN IMMEDIATE");
+        store.db.exec("ROLLBACK");
+      } catch (e) {
+        ledger = (e as Error).message;
+      }
       checkSpoolWritable(home);
-      return "ok";
+      return ledger === "ok" ? "ok" : `ok, spooling (${ledger})`;
     },
   });
   const { ProxyMetrics } = await import("../plugins/proxy/metrics.ts");

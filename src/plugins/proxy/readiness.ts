@@ -12,7 +12,7 @@ import type { Readiness } from "./server.ts";
 export interface ReadinessProbe {
   /** Upstreams to reach, by name. */
   readonly upstreams: Readonly<Record<string, string>>;
-  /** `ok`, or why the ledger takes no write. */
+  /** `ok` (or `ok, …` with a remark), or why rows cannot be kept. */
   store(): string;
   /** True once shutdown began. */
   stopping(): boolean;
@@ -43,7 +43,7 @@ export function readinessChecker(probe: ReadinessProbe): () => Promise<Readiness
       running ??= check().finally(() => running = null);
       last = { at: performance.now(), checks: await running };
     }
-    const ready = Object.values(last.checks).every((v) => v === "ok");
+    const ready = Object.values(last.checks).every((v) => v === "ok" || v.startsWith("ok, "));
     return { ready, checks: last.checks };
   };
 }

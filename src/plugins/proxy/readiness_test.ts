@@ -19,7 +19,9 @@ Deno.test({
       keepMs: 0,
     });
     deepEqual(await check(), { ready: true, checks: { store: "ok", upstream_anthropic: "ok" } });
-    store = "database is locked";
+    store = "ok, spooling (database is locked)";
+    equal((await check()).ready, true, "rows still kept, in the spool");
+    store = "read-only file system";
     equal((await check()).ready, false);
     store = "ok";
     const two = readinessChecker({
