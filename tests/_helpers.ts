@@ -190,6 +190,49 @@ export async function startRtok(
   };
 }
 
+/** A loopback port that was free a moment ago: for a server to take, or as one nobody answers on. */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** A program running in the background, its stderr kept; disposing stops it with SIGTERM. */
+export interface Daemon extends AsyncDisposable {
+  /** What it printed on stderr so far. */
+  stderr(): string;
+  /** Stops it (SIGTERM) and waits for it and its stderr. */
+  stop(): Promise<void>;
+}
+
+/** Starts `cmd args…` in the background (stdout to nowhere), with `env` added to this one's. */
+export function spawnDaemon(
+  cmd: string,
+  args: readonly string[],
+  env?: Record<string, string>,
+): Daemon {
+  const child = new Deno.Command(cmd, {
+    args: [...args],
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let err = "";
+  const pump = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
+  })();
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await pump;
+  };
+  return { stderr: () => err, stop, [Symbol.asyncDispose]: stop };
+}
+
 /**
  * The path of program `name` on this process's PATH (or in the sbin folders, where Debian puts
  * daemons such as haproxy and nginx), or `null` when it is not installed.

@@ -11,7 +11,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import Anthropic from "@anthropic-ai/sdk";
-import { buildLab, drain, rtok, tempDir, which } from "./_helpers.ts";
+import { buildLab, drain, freePort, rtok, spawnDaemon, tempDir, which } from "./_helpers.ts";
 import {
   type Answer,
   DEFAULT_ANSWER,
@@ -29,33 +29,6 @@ const HAPROXY = which("haproxy");
 const PROMETHEUS = which("prometheus");
 const PUSHGATEWAY = which("prometheus-pushgateway");
 const DEPLOY = new URL("../deploy/", import.meta.url).pathname;
-
-function _freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-// A process started in the background, its stderr kept, stopped with SIGTERM.
-function _spawn(cmd: string, args: string[]): { stderr(): string } & AsyncDisposable {
-  const child = new Deno.Command(cmd, { args, stdin: "null", stdout: "null", stderr: "piped" })
-    .spawn();
-  let err = "";
-  const pump = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
-  })();
-  return {
-    stderr: () => err,
-    async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await pump;
-    },
-  };
-}
 
 // A deploy/ template with every {{NAME}} filled; a placeholder left unfilled is an error.
 function _fill(template: string, values: Record<string, string>): string {
@@ -306,8 +279,12 @@ Deno.test({
     const homes = [`${tmp.path}/gw1`, `${tmp.path}/gw2`];
     const laptop = `${tmp.path}/laptop`;
     const lab = `${tmp.path}/lab`;
-    const pgPort = _freePort();
-    await using pushgateway = _spawn(PUSHGATEWAY!, [`--web.listen-address=127.0.0.1:${pgPort}`]);
+    const pgPort = freePort();
+    await using pushgateway = spawnDaemon(PUSHGATEWAY!, [
+      `--web.listen-address=127.0.0.1:${pgPort}`,
+      // In memory only: Debian's build keeps groups in /var/lib/prometheus otherwise.
+      "--persistence.file=",
+    ]);
     // The instances, and the laptop's own savings, side by side: each is a Deno start-up.
     const extra = ["--gemini-upstream", up.url];
     const env = { RTOK_PROXY_TOKEN: token };
@@ -343,8 +320,8 @@ Deno.test({
         PUSHGATEWAY: `127.0.0.1:${pgPort}`,
       }),
     );
-    const promPort = _freePort();
-    await using prom = _spawn(PROMETHEUS!, [
+    const promPort = freePort();
+    await using prom = spawnDaemon(PROMETHEUS!, [
       `--config.file=${promConfig}`,
       `--storage.tsdb.path=${tmp.path}/tsdb`,
       `--web.listen-address=127.0.0.1:${promPort}`,
@@ -352,7 +329,7 @@ Deno.test({
     const api = `http://127.0.0.1:${promPort}`;
 
     // HAProxy on deploy/haproxy.cfg, in front of both.
-    const haPort = _freePort();
+    const haPort = freePort();
     const haConfig = `${tmp.path}/haproxy.cfg`;
     Deno.writeTextFileSync(
       haConfig,
@@ -362,7 +339,7 @@ Deno.test({
         BACKEND_2: targets[1],
       }),
     );
-    await using haproxy = _spawn(HAPROXY!, ["-f", haConfig, "-db"]);
+    await using haproxy = spawnDaemon(HAPROXY!, ["-f", haConfig, "-db"]);
     const gateway = `http://127.0.0.1:${haPort}`;
     const log = () =>
       `prometheus: ${prom.stderr().slice(-2000)}\nhaproxy: ${

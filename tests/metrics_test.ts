@@ -8,7 +8,17 @@ import { ProxyMetrics } from "../src/plugins/proxy/metrics.ts";
 import type { ProxyRow } from "../src/plugins/proxy/server.ts";
 import { RTOK_ENV } from "../scripts/permissions.ts";
 import { groupingPath, ledgerMetrics } from "../src/surfaces/metrics.ts";
-import { measurement, rtok, type RunningRtok, sh, startRtok, tempDir, which } from "./_helpers.ts";
+import {
+  freePort,
+  measurement,
+  rtok,
+  type RunningRtok,
+  sh,
+  spawnDaemon,
+  startRtok,
+  tempDir,
+  which,
+} from "./_helpers.ts";
 import { gitLogTurns, startProxy, startUpstream, untilLedger } from "./_upstream.ts";
 
 // Sample lines as name{labels} → number.
@@ -307,29 +317,14 @@ const PUSHGATEWAY = which("prometheus-pushgateway");
 
 /** A Pushgateway on a free loopback port, stopped with SIGTERM. */
 async function startPushgateway(): Promise<{ url: string; log(): string } & AsyncDisposable> {
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (probe.addr as Deno.NetAddr).port;
-  probe.close();
-  const child = new Deno.Command(PUSHGATEWAY!, {
-    // Debian's build persists to /var/lib/prometheus unless told not to: in memory only, so
-    // no run sees another's groups.
-    args: [`--web.listen-address=127.0.0.1:${port}`, "--persistence.file="],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let log = "";
-  const pump = (async () => {
-    for await (const c of child.stderr.pipeThrough(new TextDecoderStream())) log += c;
-  })();
+  const port = freePort();
+  // Debian's build persists to /var/lib/prometheus unless told not to: in memory only, so
+  // no run sees another's groups.
+  const daemon = spawnDaemon(PUSHGATEWAY!, [
+    `--web.listen-address=127.0.0.1:${port}`,
+    "--persistence.file=",
+  ]);
   const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* already gone */ }
-    await child.status;
-    await pump;
-  };
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
@@ -338,12 +333,12 @@ async function startPushgateway(): Promise<{ url: string; log(): string } & Asyn
       if (res.ok) break;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the Pushgateway did not start: ${log}`);
+      await daemon.stop();
+      throw new Error(`the Pushgateway did not start: ${daemon.stderr()}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url, log: () => log, [Symbol.asyncDispose]: stop };
+  return { url, log: daemon.stderr, [Symbol.asyncDispose]: daemon.stop };
 }
 
 interface PushedGroup {
@@ -599,9 +594,7 @@ Deno.test({
 
 Deno.test("rtok metrics --push fails in one line when it cannot push", async (t) => {
   using tmp = tempDir();
-  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (closed.addr as Deno.NetAddr).port;
-  closed.close();
+  const port = freePort();
   await t.step("no ledger: nothing is pushed", async () => {
     const r = await rtok(tmp.path, ["metrics", "--push", `http://127.0.0.1:${port}`]);
     strictEqual(r.code, 1);

@@ -1,42 +1,11 @@
 import { ok, strictEqual } from "node:assert/strict";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { CLI, denoDir, RTOK_PERMS, tempDir, which } from "./_helpers.ts";
+import { CLI, denoDir, freePort, RTOK_PERMS, spawnDaemon, tempDir, which } from "./_helpers.ts";
 import { GIT_LOG, gitLogTurns, startProxy, startUpstream, untilLedger } from "./_upstream.ts";
 
 // Debian's package (`apt-get install -y prometheus`); the test is skipped only without it.
 const PROMETHEUS = which("prometheus");
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-// A process started in the background, its stderr kept, stopped with SIGTERM.
-function spawn(
-  cmd: string,
-  args: string[],
-  env: Record<string, string>,
-): { stderr(): string } & AsyncDisposable {
-  const child = new Deno.Command(cmd, { args, env, stdin: "null", stdout: "null", stderr: "piped" })
-    .spawn();
-  let err = "";
-  const pump = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
-  })();
-  return {
-    stderr: () => err,
-    async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await pump;
-    },
-  };
-}
 
 // Asks Prometheus until the query has a value the test accepts.
 async function query(
@@ -97,7 +66,7 @@ Deno.test({
     await openai.responses.create({ model: "gpt-test-2", input: "hi" });
 
     const ledger = await _ledger(tmp.path, 5);
-    await using metrics = spawn(Deno.execPath(), [
+    await using metrics = spawnDaemon(Deno.execPath(), [
       "run",
       ...RTOK_PERMS,
       CLI,
@@ -129,7 +98,7 @@ scrape_configs:
 `,
     );
     const port = freePort();
-    await using prom = spawn(PROMETHEUS!, [
+    await using prom = spawnDaemon(PROMETHEUS!, [
       `--config.file=${config}`,
       `--storage.tsdb.path=${tmp.path}/tsdb`,
       `--web.listen-address=127.0.0.1:${port}`,

@@ -1,5 +1,5 @@
 import { equal, match, ok, rejects } from "node:assert/strict";
-import { rtok, tempDir } from "./_helpers.ts";
+import { freePort, rtok, tempDir } from "./_helpers.ts";
 import { gitLogTurns, proxyRows, sse, startProxy, startUpstream } from "./_upstream.ts";
 
 // A streamed answer of `events` events, one every `ms` milliseconds.
@@ -78,9 +78,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     using tmp = tempDir();
-    const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const down = `http://127.0.0.1:${(closed.addr as Deno.NetAddr).port}`;
-    closed.close();
+    const down = `http://127.0.0.1:${freePort()}`;
     await using proxy = await startProxy(tmp.path, down, [], { RTOK_PROXY_TOKEN: "t" });
     const health = await fetch(`${proxy.url}/healthz`);
     equal(health.status, 200);

@@ -47,9 +47,21 @@ export function origin(addr: Deno.NetAddr): string {
   return `http://${where}:${addr.port}`;
 }
 
-/** Waits until `server` has shut down, which SIGINT or SIGTERM asks it to do. */
-export async function untilStopped(server: Deno.HttpServer<Deno.NetAddr>): Promise<void> {
-  const stop = () => server.shutdown();
+/**
+ * Waits until `server` has shut down, which SIGINT or SIGTERM asks it to do; `onStop` runs
+ * first, once, at the first signal.
+ */
+export async function untilStopped(
+  server: Deno.HttpServer<Deno.NetAddr>,
+  onStop?: () => void,
+): Promise<void> {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    onStop?.();
+    server.shutdown();
+  };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
   try {

@@ -17,7 +17,7 @@ import { envVar } from "../core/env.ts";
 import { boot, context, openStore, reportPluginErrors } from "./_boot.ts";
 import { wholeNumber } from "./_flags.ts";
 import { print, warn } from "./_io.ts";
-import { LOOPBACK, origin, serveOn } from "./_listen.ts";
+import { LOOPBACK, origin, serveOn, untilStopped } from "./_listen.ts";
 
 /** The public APIs, used unless config or a flag names another upstream. */
 export const DEFAULT_UPSTREAMS: Readonly<Record<Provider, string>> = {
@@ -185,8 +185,7 @@ export async function main(args: readonly string[]): Promise<number> {
       let ledger = "ok";
       try {
         if (!store) throw new Error("the ledger is not open");
-        store.db.exec("BEGIN IMMEDIATE");
-        store.db.exec("ROLLBACK");
+        store.write(() => {});
       } catch (e) {
         ledger = (e as Error).message;
       }
@@ -238,21 +237,11 @@ export async function main(args: readonly string[]): Promise<number> {
   // A shutdown takes no new request, lets those in flight end for up to `drainMs`, then cuts
   // them (their clients see an error), and writes every row before the process ends.
   let deadline: ReturnType<typeof setTimeout> | undefined;
-  const stop = () => {
-    if (stopping) return;
+  await untilStopped(server, () => {
     stopping = true;
     deadline = setTimeout(() => cutoff.abort(), drainMs);
-    server.shutdown();
-  };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  try {
-    await server.finished;
-  } finally {
-    Deno.removeSignalListener("SIGINT", stop);
-    Deno.removeSignalListener("SIGTERM", stop);
-    clearTimeout(deadline);
-  }
+  });
+  clearTimeout(deadline);
   if (store) store.db.exec(`PRAGMA busy_timeout = ${_FINAL_BUSY_MS}`);
   writer.close();
   const st = writer.stats();
