@@ -306,6 +306,32 @@ Deno.test({
 });
 
 Deno.test({
+  name: "rtok proxy's row of an upstream reset unanswered names the model the request named",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    using tmp = tempDir();
+    await using gone = _resettingUpstream();
+    const proxy = await startProxy(tmp.path, gone.url, ["--gemini-upstream", gone.url]);
+    try {
+      strictEqual((await _read(_post(proxy.url, 1, false))).status, 502);
+      const gemini = await _read(
+        fetch(`${proxy.url}/v1beta/models/m-2:generateContent`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ contents: [] }),
+        }),
+      );
+      strictEqual(gemini.status, 502);
+    } finally {
+      strictEqual((await proxy.stop("SIGTERM")).code, 0, proxy.stderr());
+    }
+    // Its body's model, and the model Gemini's path names, as for every answered request.
+    deepStrictEqual(_models(_rows(tmp.path)), ["m-1", "m-2"], JSON.stringify(_rows(tmp.path)));
+  },
+});
+
+Deno.test({
   name:
     "rtok proxy killed mid-stream: its clients see an error, the other instance's streams complete exact",
   sanitizeResources: false,
