@@ -234,7 +234,10 @@ export function proxyHandler(deps: ProxyDeps): (req: Request) => Promise<Respons
         streamed: false,
         latencyMs: ms,
         durationMs: ms,
-        usage: new UsageReader(route.provider, false).finish(),
+        usage: {
+          ...new UsageReader(route.provider, false).finish(),
+          model: route.model ?? prepared.model,
+        },
         note: base.note ?? `upstream ${why}`,
       });
       return errorResponse(
