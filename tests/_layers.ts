@@ -144,3 +144,15 @@ export function layerCycles(allowed: Readonly<Record<string, readonly string[]>>
   for (const node of Object.keys(allowed)) walk(node, []);
   return cycles;
 }
+
+/**
+ * The circles among `modules`' files (repository path → source): a module that, through its
+ * imports, type-only ones included, imports itself. One string per circle found.
+ */
+export function fileCycles(modules: ReadonlyMap<string, string>): string[] {
+  const graph: Record<string, string[]> = {};
+  for (const [path, source] of modules) {
+    graph[path] = importsOf(path, source).filter((to) => modules.has(to));
+  }
+  return [...new Set(layerCycles(graph))];
+}

@@ -1,6 +1,7 @@
 import { deepStrictEqual, ok } from "node:assert/strict";
 import {
   ALLOWED,
+  fileCycles,
   importsOf,
   layerCycles,
   layerOf,
@@ -36,6 +37,28 @@ Deno.test("every import points the way the layers are drawn", async () => {
 Deno.test("the layers the imports may follow form no cycle", () => {
   deepStrictEqual(layerCycles(ALLOWED), []);
   deepStrictEqual(layerCycles({ a: ["b"], b: ["c"], c: ["a"] }), ["a → b → c → a"]);
+});
+
+// Circles still being taken apart; a new one fails the test, and so does one of these once gone.
+const _KNOWN_CIRCLES = [
+  "src/surfaces/hook.ts → src/surfaces/host_hook.ts → src/surfaces/hook.ts",
+  "src/surfaces/mcp.ts → src/surfaces/_mcp_tools.ts → src/surfaces/run.ts → src/surfaces/mod.ts → src/surfaces/mcp.ts",
+  "src/surfaces/run.ts → src/surfaces/mod.ts → src/surfaces/run.ts",
+  "src/surfaces/run.ts → src/surfaces/_run_output.ts → src/surfaces/run.ts",
+];
+
+Deno.test("no module imports itself through others", async () => {
+  deepStrictEqual(fileCycles(await _modules()), _KNOWN_CIRCLES);
+  const circle = new Map([
+    ["src/core/a.ts", `import type { B } from "./b.ts";`],
+    ["src/core/b.ts", `import { c } from "./c.ts";`],
+    ["src/core/c.ts", `const a = await import("./a.ts");`],
+  ]);
+  deepStrictEqual(fileCycles(circle), [
+    "src/core/a.ts → src/core/b.ts → src/core/c.ts → src/core/a.ts",
+  ]);
+  circle.delete("src/core/c.ts");
+  deepStrictEqual(fileCycles(circle), []);
 });
 
 Deno.test("every folder of src/ is a drawn layer", async () => {

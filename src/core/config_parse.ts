@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type Config, defaultConfig } from "./config.ts";
+import { type Config, defaultConfig } from "./config_shape.ts";
 import { parseTomlLite } from "./toml_lite.ts";
 
 type Field = { table: keyof Omit<Config, "plugins">; key: string; prop: string; min: number };

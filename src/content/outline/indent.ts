@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { OutlineSymbol } from "./outline.ts";
+import type { OutlineSymbol } from "./symbol.ts";
 
 const _FUNCTION_WORDS = new Set([
   "def",

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { OutlineSymbol } from "./outline.ts";
+import type { OutlineSymbol } from "./symbol.ts";
 
 /** A position in the parsed text: 0-based row and column. */
 export interface TsPoint {

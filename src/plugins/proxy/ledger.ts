@@ -8,7 +8,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Store } from "../../core/store.ts";
 import { estimateChars } from "../../core/tokens.ts";
-import type { ProxyRow } from "./server.ts";
+import type { ProxyRow } from "./row.ts";
 
 /** Writes requests and their results in one transaction; sweeps rows past `retentionDays`. */
 export function insertProxyRows(

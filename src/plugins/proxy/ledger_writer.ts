@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ProxyRow } from "./server.ts";
+import type { ProxyRow } from "./row.ts";
 
 /** Where rows can go, each throwing when it cannot take them. */
 export interface LedgerSinks {

@@ -15,7 +15,7 @@
 import { estimateChars } from "../../core/tokens.ts";
 import { ANONYMOUS, CallerBound } from "./gateway.ts";
 import { priceFor, priceOf, type PriceTable } from "./prices.ts";
-import type { ProxyRow } from "./server.ts";
+import type { ProxyRow } from "./row.ts";
 
 /** The `Content-Type` of the text exposition format. */
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";

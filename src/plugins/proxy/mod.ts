@@ -9,7 +9,7 @@ import type { Plugin } from "../../core/plugin.ts";
 import type { ToolResultCompressor } from "./compress.ts";
 import { lazyImport } from "../../core/lazy.ts";
 import { insertProxyRow } from "./ledger.ts";
-import type { ProxyRow } from "./server.ts";
+import type { ProxyRow } from "./row.ts";
 
 let compressor: Promise<ToolResultCompressor> | null = null;
 

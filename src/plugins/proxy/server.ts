@@ -14,49 +14,16 @@ import { ANONYMOUS, TOKEN_HEADER, tokenMatches, tokenOf } from "./gateway.ts";
 import { ProxyMetrics } from "./metrics.ts";
 import { BodyRequest } from "./request.ts";
 import { type Provider, type Route, routeOf, upstreamUrl } from "./routes.ts";
-import { type Usage, UsageReader } from "./usage.ts";
+import { UsageReader } from "./usage.ts";
+import type { ProxyRow } from "./row.ts";
+
+export type { ProxyRow } from "./row.ts";
 
 /** Bodies over this are forwarded untouched, never held whole. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** The default wait for an upstream's response headers (a long answer may take minutes). */
 export const DEFAULT_HEADER_TIMEOUT_MS = 600_000;
-
-/** One request, as the ledger keeps it. Never content, never credentials. */
-export interface ProxyRow {
-  /** When it arrived, epoch milliseconds. */
-  readonly ts: number;
-  /** The upstream. */
-  readonly provider: Provider;
-  /** The route's ledger name. */
-  readonly route: Route["name"];
-  /** The upstream's HTTP status, or 502 when it never answered. */
-  readonly status: number;
-  /** True for a `text/event-stream` response. */
-  readonly streamed: boolean;
-  /** Arrival to response headers, milliseconds. */
-  readonly latencyMs: number;
-  /** Arrival to the last byte, milliseconds. */
-  readonly durationMs: number;
-  /** The usage the provider reported. */
-  readonly usage: Usage;
-  /** Tool results in the request. */
-  readonly resultsSeen: number;
-  /** Their chars. */
-  readonly charsSeen: number;
-  /** Chars compression removed. */
-  readonly charsSaved: number;
-  /** The results compressed. */
-  readonly results: readonly ProxyResult[];
-  /** Why the body went untouched, or what cut the response short. */
-  readonly note: string | null;
-  /** The style arm of the request's session, when the style plugin ran. */
-  readonly style: string | null;
-  /** Arrival to the forward starting (the body read, the plugins' work), milliseconds. */
-  readonly addedMs?: number;
-  /** Who sent it: the team's caller name or a salted hash of the provider key, never a key. */
-  readonly caller?: string;
-}
 
 /** What `GET /readyz` reports: ready, and each check's verdict (`ok` or why not). */
 export interface Readiness {
