@@ -8,7 +8,7 @@
  */
 
 /**
- * Which layers each layer may import, besides itself (DESIGN.md, section 2). `src/core/`
+ * Which layers each layer may import, besides itself (docs/architecture.md, "Layers"). `src/core/`
  * imports only core (and its embedded migrations); `filters/` only filters and core; the
  * folders of `src/` point one way, so they form no cycle.
  */
