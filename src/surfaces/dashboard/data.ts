@@ -7,11 +7,11 @@
  */
 
 import { parseArgs } from "node:util";
-import type { Config } from "../core/config.ts";
-import { parseSpool, type SpoolEntry, spoolPath } from "../core/spool.ts";
-import { ingestLedger } from "../plugins/measure/ledger.ts";
-import { ingestArchive } from "../plugins/archive/mod.ts";
-import { Store, storePath } from "../core/store.ts";
+import type { Config } from "../../core/config.ts";
+import { parseSpool, type SpoolEntry, spoolPath } from "../../core/spool.ts";
+import { ingestLedger } from "../../plugins/measure/ledger.ts";
+import { ingestArchive } from "../../plugins/archive/mod.ts";
+import { Store, storePath } from "../../core/store.ts";
 import {
   type FailureRow,
   gainFailures,
@@ -20,22 +20,22 @@ import {
   type HistoryRow,
   type Scope,
   type SessionRow,
-} from "../plugins/measure/gain.ts";
-import { boot } from "./_boot.ts";
-import { type GainGraph, gainGraph } from "./_gain_graph.ts";
+} from "../../plugins/measure/gain.ts";
+import { boot } from "../_boot.ts";
+import { type GainGraph, gainGraph } from "../_gain_graph.ts";
 import {
   type CallerGain,
   gainByCaller,
   gainJson,
   gainReport,
   NOTHING_YET,
-} from "./_gain_report.ts";
-import { VERSION } from "./_help.ts";
-import { checkHost, LOOPBACK, origin, serveOn, untilStopped } from "./_listen.ts";
-import { wholeNumber } from "./_flags.ts";
-import { print, warn } from "./_io.ts";
-import script from "./dashboard_page.js" with { type: "text" };
-import styles from "./dashboard_page.css" with { type: "text" };
+} from "../_gain_report.ts";
+import { VERSION } from "../_help.ts";
+import { checkHost, LOOPBACK, origin, serveOn, untilStopped } from "../_listen.ts";
+import { wholeNumber } from "../_flags.ts";
+import { print, warn } from "../_io.ts";
+import script from "./page.js" with { type: "text" };
+import styles from "./page.css" with { type: "text" };
 
 /** `rtok dashboard --help`. */
 export const DASHBOARD_HELP = `rtok dashboard: the ledger as a local web page

@@ -1,9 +1,9 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
-import { defaultConfig } from "../core/config.ts";
-import { MIGRATIONS } from "../core/migrations.ts";
-import { Store, storePath } from "../core/store.ts";
-import { insertRun } from "../plugins/measure/ledger.ts";
-import { measurement } from "../../tests/_helpers.ts";
+import { defaultConfig } from "../../core/config.ts";
+import { MIGRATIONS } from "../../core/migrations.ts";
+import { Store, storePath } from "../../core/store.ts";
+import { insertRun } from "../../plugins/measure/ledger.ts";
+import { measurement } from "../../../tests/_helpers.ts";
 import {
   dashboardData,
   dashboardHandler,
@@ -12,7 +12,7 @@ import {
   LedgerCopy,
   pageHtml,
   spooledRuns,
-} from "./dashboard.ts";
+} from "./data.ts";
 
 // The stores are made here, with write permission; the tests that read them run without it,
 // so a write anywhere on their path would throw.
