@@ -25,6 +25,7 @@ import {
   type CallerGain,
   gainByCaller,
   gainJson,
+  type GainReport,
   gainReport,
   NOTHING_YET,
 } from "../_gain_report.ts";
@@ -36,8 +37,40 @@ export const POLL_MS = 3000;
 /** Rows the page lists of sessions, runs and failures, as `rtok gain --limit`'s default. */
 export const LIST_LIMIT = 20;
 
-/** What `GET /api/gain` returns. */
-export interface DashboardData {
+/**
+ * What `rtok gain --format json` prints (`gainJson`, whose declared type is a plain record): the
+ * summary with the rates, the proxy's real usage and, once it priced a request, its money.
+ */
+export type GainJson =
+  & GainReport["summary"]
+  & {
+    /** The figures are rtok's estimates, but for `proxy` and `money`. */
+    readonly estimated: true;
+    /** Expand rates of the lossy families. */
+    readonly expandRates: GainReport["rates"];
+    /** Re-fetch rates per family. */
+    readonly refetchRates: GainReport["refetches"];
+    /** Families served raw, per project. */
+    readonly servedRaw: GainReport["raw"];
+    /** The proxy's real usage, with the style holdout. */
+    readonly proxy: GainReport["proxy"] & {
+      readonly real: true;
+      readonly style: GainReport["style"];
+    };
+    /** Its usage priced; absent before the proxy recorded a request. */
+    readonly money?: NonNullable<GainReport["money"]> & {
+      readonly real: true;
+      readonly estimated: readonly string[];
+    };
+    /** The guard's interventions. */
+    readonly guard: GainReport["guard"];
+  };
+
+/** What `GET /api/gain` returns: figures from the store, or `empty` with none where there is none. */
+export type DashboardData = DashboardHead & (DashboardFigures | DashboardNoStore);
+
+/** What `GET /api/gain` returns whatever the store holds. */
+export interface DashboardHead {
   /** rtok's version. */
   readonly version: string;
   /** The store file read. */
@@ -48,8 +81,6 @@ export interface DashboardData {
   readonly at: string;
   /** How often the page asks again, milliseconds. */
   readonly pollMs: number;
-  /** True when no run and no proxy request is recorded (or there is no store yet). */
-  readonly empty: boolean;
   /**
    * Runs waiting in the spool, not yet in the ledger file: counted in these figures (from a
    * copy in memory); the next `rtok gain`, or the run that finds the spool past `spool_kb`,
@@ -58,10 +89,6 @@ export interface DashboardData {
   readonly spooledRuns: number;
   /** What to say when `empty`: `rtok gain`'s own line. */
   readonly nothingYet: string;
-  /** What `rtok gain --format json` prints; `null` without a store. */
-  readonly gain: Readonly<Record<string, unknown>> | null;
-  /** What `rtok gain --graph --format json` prints; `null` without a store. */
-  readonly graph: GainGraph | null;
   /** What `rtok gain --sessions --format json` prints. */
   readonly sessions: readonly SessionRow[];
   /** What `rtok gain --history --format json` prints. */
@@ -70,6 +97,32 @@ export interface DashboardData {
   readonly failures: readonly FailureRow[];
   /** What `rtok gain --by caller --format json` prints. */
   readonly callers: readonly CallerGain[];
+}
+
+/** The figures of a store that holds a run or a proxy request. */
+export interface DashboardFigures {
+  /** False: there is something to show. */
+  readonly empty: false;
+  /** What `rtok gain --format json` prints. */
+  readonly gain: GainJson;
+  /** What `rtok gain --graph --format json` prints. */
+  readonly graph: GainGraph;
+}
+
+/** The figures when no run and no proxy request is recorded, or there is no store yet. */
+export interface DashboardNoStore {
+  /** True: `nothingYet` says so. */
+  readonly empty: true;
+  /** What `rtok gain --format json` prints; `null` without a store. */
+  readonly gain: GainJson | null;
+  /** What `rtok gain --graph --format json` prints; `null` without a store. */
+  readonly graph: GainGraph | null;
+}
+
+/** What `GET /api/gain` answers, status 503, when the store cannot be read. */
+export interface DashboardError {
+  /** Why, naming the store. */
+  readonly error: string;
 }
 
 /** Where the dashboard reads from. */
@@ -128,7 +181,7 @@ export function dashboardData(
         ...base,
         spooledRuns,
         empty: report.summary.runs === 0 && report.proxy.requests === 0,
-        gain: gainJson(report),
+        gain: gainJson(report) as unknown as GainJson,
         graph: gainGraph(store, src.scope, now),
         sessions: gainSessions(store, src.scope, LIST_LIMIT),
         history: gainHistory(store, src.scope, LIST_LIMIT),

@@ -12,7 +12,7 @@ import { boot } from "../_boot.ts";
 import { checkHost, LOOPBACK, origin, serveOn, untilStopped } from "../_listen.ts";
 import { wholeNumber } from "../_flags.ts";
 import { print, warn } from "../_io.ts";
-import { dashboardData, type DashboardSource, LedgerCopy } from "./data.ts";
+import { dashboardData, type DashboardError, type DashboardSource, LedgerCopy } from "./data.ts";
 import { pageHtml } from "./html.ts";
 import script from "./page.js" with { type: "text" };
 import styles from "./page.css" with { type: "text" };
@@ -87,7 +87,8 @@ export function dashboardHandler(
         } catch (e) {
           const message = (e as Error).message;
           tell(message);
-          return new Response(JSON.stringify({ error: message }) + "\n", {
+          const error: DashboardError = { error: message };
+          return new Response(JSON.stringify(error) + "\n", {
             status: 503,
             headers: { ..._SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" },
           });
