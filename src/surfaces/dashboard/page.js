@@ -8,16 +8,22 @@
 /** @typedef {import("./data.ts").DashboardData} DashboardData */
 /** @typedef {import("./data.ts").DashboardError} DashboardError */
 /** @typedef {import("./data.ts").GainJson} GainJson */
-/** @typedef {import("./data.ts").DashboardFigures["graph"]} GainGraph */
+/** @typedef {import("../_gain_graph.ts").GainGraph} GainGraph */
 /** @typedef {import("../_gain_graph.ts").GraphSurface} GraphSurface */
 /** @typedef {DashboardData["sessions"][number]} SessionRow */
 /** @typedef {DashboardData["history"][number]} HistoryRow */
 /** @typedef {DashboardData["failures"][number]} FailureRow */
 /** @typedef {DashboardData["callers"][number]} CallerGain */
-/** An attribute's value; `null` and `undefined` leave the attribute out. */
-/** @typedef {Record<string, string | number | null | undefined>} Attrs */
-/** A child: a node, or text; `null`, `undefined` and `false` are left out. */
-/** @typedef {Node | string | number | false | null | undefined} Child */
+/**
+ * An element's attributes; a `null` or `undefined` value leaves its attribute out.
+ *
+ * @typedef {Record<string, string | number | null | undefined>} Attrs
+ */
+/**
+ * An element's child: a node, or text; `null`, `undefined` and `false` are left out.
+ *
+ * @typedef {Node | string | number | false | null | undefined} Child
+ */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 /** @type {readonly GraphSurface[]} */
