@@ -116,7 +116,8 @@ export function layerViolations(modules: ReadonlyMap<string, string>): string[] 
         continue;
       }
       const name = to.slice(to.lastIndexOf("/") + 1);
-      if (name.startsWith("_") && _dirname(to) !== _dirname(from)) {
+      // A folder's private helpers serve it and the folders under it (`surfaces/dashboard/`).
+      if (name.startsWith("_") && !`${_dirname(from)}/`.startsWith(`${_dirname(to)}/`)) {
         out.push(`${from} → ${to}: a private helper of ${_dirname(to)}/`);
       }
       if (a !== b && !(ALLOWED[a] ?? []).includes(b)) {

@@ -108,7 +108,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
   // The ledger as a local web page: listens, reads the store read-only per request.
   dashboard: {
     permissions: ["read", "env", "net"],
-    load: () => _load<typeof import("./dashboard.ts")>("./dashboard.ts"),
+    load: () => _load<typeof import("./dashboard/mod.ts")>("./dashboard/mod.ts"),
   },
   // The MCP server: the SDK loads only here. Runs commands (rtok_run), writes the ledger.
   mcp: {

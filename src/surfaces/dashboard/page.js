@@ -1,21 +1,71 @@
+// @ts-check
+/// <reference lib="dom" />
 // rtok dashboard: draws GET /api/gain into the page, and asks again every few seconds.
 // Every string from the ledger goes in as a text node or an attribute value, never as markup.
+// Served as it is (no build): its types are JSDoc, checked by `deno check` (page_test.ts).
 "use strict";
 
+/** @typedef {import("./data.ts").DashboardData} DashboardData */
+/** @typedef {import("./data.ts").DashboardError} DashboardError */
+/** @typedef {import("./data.ts").GainJson} GainJson */
+/** @typedef {import("../_gain_graph.ts").GainGraph} GainGraph */
+/** @typedef {import("../_gain_graph.ts").GraphSurface} GraphSurface */
+/** @typedef {DashboardData["sessions"][number]} SessionRow */
+/** @typedef {DashboardData["history"][number]} HistoryRow */
+/** @typedef {DashboardData["failures"][number]} FailureRow */
+/** @typedef {DashboardData["callers"][number]} CallerGain */
+/**
+ * An element's attributes; a `null` or `undefined` value leaves its attribute out.
+ *
+ * @typedef {Record<string, string | number | null | undefined>} Attrs
+ */
+/**
+ * An element's child: a node, or text; `null`, `undefined` and `false` are left out.
+ *
+ * @typedef {Node | string | number | false | null | undefined} Child
+ */
+
 const SVG_NS = "http://www.w3.org/2000/svg";
+/** @type {readonly GraphSurface[]} */
 const SURFACES = ["cli", "hook", "mcp", "proxy"];
+/** @type {Readonly<Record<GraphSurface, string>>} */
 const SURFACE_LABELS = { cli: "cli", hook: "hook (PostToolUse)", mcp: "mcp", proxy: "proxy" };
 
-/** An HTML element with attributes and children (strings become text nodes). */
+/**
+ * An HTML element with attributes and children (strings become text nodes).
+ *
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} attrs
+ * @param {...(Child | readonly Child[])} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function el(tag, attrs, ...children) {
   return _fill(document.createElement(tag), attrs, children);
 }
 
-/** An SVG element, the same way. */
+/**
+ * An SVG element, the same way.
+ *
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} attrs
+ * @param {...(Child | readonly Child[])} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 function svg(tag, attrs, ...children) {
   return _fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/**
+ * `node` with `attrs` set and `children` appended, one level of arrays flattened.
+ *
+ * @template {Element} E
+ * @param {E} node
+ * @param {Attrs | null} attrs
+ * @param {readonly (Child | readonly Child[])[]} children
+ * @returns {E}
+ */
 function _fill(node, attrs, children) {
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v !== null && v !== undefined) node.setAttribute(k, String(v));
@@ -29,7 +79,12 @@ function _fill(node, attrs, children) {
   return node;
 }
 
-/** Compact counts as rtok gain prints them: 950, 12.3K, 4.1M. */
+/**
+ * Compact counts as rtok gain prints them: 950, 12.3K, 4.1M.
+ *
+ * @param {number} n
+ * @returns {string}
+ */
 function human(n) {
   const abs = Math.abs(n);
   if (abs < 1000) return String(n);
@@ -37,7 +92,12 @@ function human(n) {
   return (n / 1_000_000).toFixed(1) + "M";
 }
 
-/** Dollars as rtok gain prints them. */
+/**
+ * Dollars as rtok gain prints them; `unknown` for a cost no price gives.
+ *
+ * @param {number | null | undefined} v
+ * @returns {string}
+ */
 function usd(v) {
   if (v === null || v === undefined) return "unknown";
   if (v === 0) return "$0.00";
@@ -46,34 +106,122 @@ function usd(v) {
   return (v < 0 ? "-" : "") + "$" + s;
 }
 
+/**
+ * A percentage with one decimal.
+ *
+ * @param {number} v
+ * @returns {string}
+ */
 function pct(v) {
   return Number(v).toFixed(1) + "%";
 }
 
+/**
+ * An ISO 8601 time as `YYYY-MM-DD hh:mm:ss`.
+ *
+ * @param {string} iso
+ * @returns {string}
+ */
 function time(iso) {
   return String(iso).slice(0, 19).replace("T", " ");
 }
 
-/** A number cell: shown compact, the exact value in data-value. */
+/**
+ * A number cell: shown compact, the exact value in data-value.
+ *
+ * @overload
+ * @param {number} value
+ * @param {string | null} shown
+ * @param {string} key
+ * @returns {HTMLTableCellElement}
+ */
+/**
+ * A number that may be unknown (`null`) comes with the text that says so.
+ *
+ * @overload
+ * @param {number | null} value
+ * @param {string} shown
+ * @param {string} key
+ * @returns {HTMLTableCellElement}
+ */
+/**
+ * @param {number | null} value
+ * @param {string | null} shown
+ * @param {string} key
+ * @returns {HTMLTableCellElement}
+ */
 function num(value, shown, key) {
-  return el("td", { class: "num", "data-col": key, "data-value": value }, shown ?? human(value));
+  return el(
+    "td",
+    { class: "num", "data-col": key, "data-value": value },
+    shown ?? human(/** @type {number} */ (value)),
+  );
 }
 
+/**
+ * A text cell.
+ *
+ * @param {string} value
+ * @param {string} key
+ * @returns {HTMLTableCellElement}
+ */
 function txt(value, key) {
   return el("td", { "data-col": key }, value);
 }
 
-/** A figure card: a label, the number shown, the exact number in data-value. */
+/**
+ * A figure card: a label, the number shown, the exact number in data-value.
+ *
+ * @overload
+ * @param {string} name
+ * @param {string} label
+ * @param {number} value
+ * @param {string | null} [shown]
+ * @param {string} [note]
+ * @returns {HTMLDivElement}
+ */
+/**
+ * A figure that may be unknown (`null`) comes with the text that says so.
+ *
+ * @overload
+ * @param {string} name
+ * @param {string} label
+ * @param {number | null} value
+ * @param {string} shown
+ * @param {string} [note]
+ * @returns {HTMLDivElement}
+ */
+/**
+ * @param {string} name
+ * @param {string} label
+ * @param {number | null} value
+ * @param {string | null} [shown]
+ * @param {string} [note]
+ * @returns {HTMLDivElement}
+ */
 function card(name, label, value, shown, note) {
   return el(
     "div",
     { class: "card" },
     el("div", { class: "label" }, label),
-    el("div", { class: "value", "data-figure": name, "data-value": value }, shown ?? human(value)),
+    el(
+      "div",
+      { class: "value", "data-figure": name, "data-value": value },
+      shown ?? human(/** @type {number} */ (value)),
+    ),
     note ? el("div", { class: "note" }, note) : null,
   );
 }
 
+/**
+ * A section: its id, a heading, a note under it when there is one, and its body.
+ *
+ * @param {string} id
+ * @param {string} title
+ * @param {string | null} note
+ * @param {...(Child | readonly Child[])} body
+ * @returns {HTMLElement}
+ */
 function section(id, title, note, ...body) {
   return el(
     "section",
@@ -84,6 +232,14 @@ function section(id, title, note, ...body) {
   );
 }
 
+/**
+ * A table: its id, its column heads, its rows.
+ *
+ * @param {string} id
+ * @param {readonly string[]} head
+ * @param {readonly HTMLTableRowElement[]} rows
+ * @returns {HTMLTableElement}
+ */
 function table(id, head, rows) {
   return el(
     "table",
@@ -93,12 +249,18 @@ function table(id, head, rows) {
   );
 }
 
-// The last 30 days, a bar a day stacked by surface.
+/**
+ * The last 30 days, a bar a day stacked by surface.
+ *
+ * @param {GainGraph} graph
+ * @returns {SVGSVGElement}
+ */
 function dayChart(graph) {
   const w = 720, h = 220, left = 48, bottom = 28, top = 12;
   const days = graph.days;
   const max = Math.max(1, ...days.map((d) => SURFACES.reduce((n, s) => n + Math.max(0, d[s]), 0)));
   const step = (w - left - 8) / days.length;
+  /** @param {number} v */
   const y = (v) => (h - bottom) - (v / max) * (h - bottom - top);
   const bars = days.map((d, i) => {
     let base = 0;
@@ -118,7 +280,9 @@ function dayChart(graph) {
     return svg("g", { "data-day": d.day, "data-total": d.total }, svg("title", {}, tip), ...parts);
   });
   // The first and last day labels stay inside the chart: anchored at their outer ends.
-  const ticks = [[0, "start"], [Math.floor(days.length / 2), "middle"], [days.length - 1, "end"]]
+  const ticks = /** @type {[number, string][]} */ (
+    [[0, "start"], [Math.floor(days.length / 2), "middle"], [days.length - 1, "end"]]
+  )
     .map(([i, anchor]) =>
       svg(
         "text",
@@ -148,6 +312,11 @@ function dayChart(graph) {
   );
 }
 
+/**
+ * The surfaces' colours.
+ *
+ * @returns {HTMLUListElement}
+ */
 function legend() {
   return el(
     "ul",
@@ -156,7 +325,13 @@ function legend() {
   );
 }
 
-// A horizontal bar, its length the share of the largest saving.
+/**
+ * A horizontal bar, its length the share of the largest saving.
+ *
+ * @param {number} value
+ * @param {number} max
+ * @returns {SVGSVGElement}
+ */
 function bar(value, max) {
   const width = max > 0 ? Math.max(0, value) / max * 120 : 0;
   return svg(
@@ -166,6 +341,12 @@ function bar(value, max) {
   );
 }
 
+/**
+ * The totals: runs, tokens in and out, saved, context-token-turns, failures.
+ *
+ * @param {GainJson} g
+ * @returns {HTMLElement}
+ */
 function summary(g) {
   const s = g.sessions;
   return section(
@@ -211,6 +392,12 @@ function summary(g) {
   );
 }
 
+/**
+ * The savings of the last 30 days, with their legend.
+ *
+ * @param {GainGraph} graph
+ * @returns {HTMLElement}
+ */
 function overTime(graph) {
   return section(
     "over-time",
@@ -221,6 +408,12 @@ function overTime(graph) {
   );
 }
 
+/**
+ * Each family's savings, expand rate and re-fetch rate, and the families served raw.
+ *
+ * @param {GainJson} g
+ * @returns {HTMLElement}
+ */
 function families(g) {
   const rates = new Map(g.expandRates.map((r) => [r.family, r]));
   const refetch = new Map(g.refetchRates.map((r) => [r.family, r]));
@@ -281,6 +474,12 @@ function families(g) {
   );
 }
 
+/**
+ * The agent sessions.
+ *
+ * @param {readonly SessionRow[]} rows
+ * @returns {HTMLElement}
+ */
 function sessions(rows) {
   return section(
     "sessions",
@@ -312,6 +511,13 @@ function sessions(rows) {
   );
 }
 
+/**
+ * The proxy's real tokens, its cost by model and by caller, and the prices used.
+ *
+ * @param {GainJson} g
+ * @param {readonly CallerGain[]} callers
+ * @returns {HTMLElement}
+ */
 function proxy(g, callers) {
   const p = g.proxy;
   if (!p.requests) {
@@ -461,6 +667,12 @@ function proxy(g, callers) {
   );
 }
 
+/**
+ * The recent runs.
+ *
+ * @param {readonly HistoryRow[]} rows
+ * @returns {HTMLElement}
+ */
 function history(rows) {
   return section(
     "history",
@@ -491,6 +703,12 @@ function history(rows) {
   );
 }
 
+/**
+ * The recorded filter failures.
+ *
+ * @param {readonly FailureRow[]} rows
+ * @returns {HTMLElement}
+ */
 function failures(rows) {
   return section(
     "failures",
@@ -515,6 +733,12 @@ function failures(rows) {
   );
 }
 
+/**
+ * What the page says before the ledger holds anything.
+ *
+ * @param {DashboardData} data
+ * @returns {HTMLElement}
+ */
 function nothingYet(data) {
   return section(
     "nothing-yet",
@@ -529,8 +753,14 @@ function nothingYet(data) {
   );
 }
 
+/**
+ * Draws `data` into the page, in place of what was there.
+ *
+ * @param {DashboardData} data
+ * @returns {void}
+ */
 function render(data) {
-  const app = document.getElementById("app");
+  const app = /** @type {HTMLElement} */ (document.getElementById("app"));
   if (data.empty) {
     app.replaceChildren(nothingYet(data), data.gain ? proxy(data.gain, data.callers) : "");
   } else {
@@ -546,8 +776,16 @@ function render(data) {
   }
 }
 
+/**
+ * The status line: its state (`live`, `error`), its text, and the time the figures were read.
+ *
+ * @param {string} state
+ * @param {string} text
+ * @param {string} [at]
+ * @returns {void}
+ */
 function status(state, text, at) {
-  const s = document.getElementById("status");
+  const s = /** @type {HTMLElement} */ (document.getElementById("status"));
   s.setAttribute("data-state", state);
   if (at) s.setAttribute("data-at", at);
   s.textContent = text;
@@ -556,10 +794,17 @@ function status(state, text, at) {
 let pollMs = 3000;
 let last = "";
 
+/**
+ * Asks for the figures, draws them when one changed, and asks again in `pollMs`.
+ *
+ * @returns {Promise<void>}
+ */
 async function refresh() {
   try {
     const res = await fetch("/api/gain", { cache: "no-store" });
     const body = await res.text();
+    // An answer that is not ok holds only `error` (a 503 when the store cannot be read).
+    /** @type {DashboardData & Partial<DashboardError>} */
     const data = JSON.parse(body);
     if (!res.ok) {
       status("error", "cannot read the ledger: " + (data.error ?? res.status));
@@ -578,7 +823,10 @@ async function refresh() {
       status("live", "updated " + new Date(data.at).toLocaleTimeString() + waiting, data.at);
     }
   } catch (e) {
-    status("error", "rtok dashboard is not answering (" + e.message + "); retrying");
+    status(
+      "error",
+      "rtok dashboard is not answering (" + /** @type {Error} */ (e).message + "); retrying",
+    );
   }
   setTimeout(refresh, pollMs);
 }
