@@ -102,12 +102,15 @@ Deno.test("layerViolations() names each import against the layers", () => {
     ["src/content/c.ts", `import { t } from "../../filters/_text.ts";`],
     ["src/claude/d.ts", `import { l } from "../rewrite/lexer.ts";`],
     ["src/core/e.ts", `import { m } from "./m.ts";\nimport s from "../../migrations/1.sql";`],
+    ["src/surfaces/x/f.ts", `import { h } from "../_h.ts";`],
+    ["src/surfaces/g.ts", `import { h } from "./x/_h.ts";`],
   ]);
   deepStrictEqual(layerViolations(modules), [
     "src/core/a.ts → src/rewrite/x.ts: core may not import rewrite",
     "filters/b.ts → src/plugins/cmd/y.ts: filters may not import plugins/cmd",
     "src/content/c.ts → filters/_text.ts: a private helper of filters/",
     "src/claude/d.ts → src/rewrite/lexer.ts: claude may not import rewrite",
+    "src/surfaces/g.ts → src/surfaces/x/_h.ts: a private helper of src/surfaces/x/",
   ]);
   deepStrictEqual(
     ["src/core/x.ts", "src/plugins/cmd/x.ts", "src/plugins/mod.ts", "filters/x.ts", "cli.ts"].map(
