@@ -47,6 +47,11 @@ const SEARCHES = [
   "find . -type f -exec grep -l needle {} \\;",
   "find . -maxdepth 3 -type d",
   "tree --noreport -i -f",
+  // Read by the grep grammar: `-X` takes the matcher, `-d recurse` walks directories.
+  "grep -rX egrep 'needle|docs'",
+  "grep -d recurse needle .",
+  // `-print` here is a name to look for, not the action: the rewrite must still print.
+  "find . -name 'f1*' -o -name -print",
 ];
 
 Deno.test("inspectLine: a rewritten search finds the same outside the vendor directories", async (t) => {
@@ -159,6 +164,15 @@ Deno.test("definitionSearch() reads the name a search for its definition names",
     ["rg 'struct Store {'", "Store", "/p"],
     ["rg -e 'fn main\\b' src", "main", "/p"],
     ["cd lib && rg 'type Id'", "Id", "/p/lib"],
+    // Options that take a value, read by the rg and grep grammars: the value is neither the
+    // pattern nor a path.
+    ["rg -r X 'def parse' src", "parse", "/p"],
+    ["rg --replace X 'def parse' src", "parse", "/p"],
+    ["rg --replace=X 'def parse' src", "parse", "/p"],
+    ["rg --max-depth 2 'class Parser'", "Parser", "/p"],
+    ["rg --pre cat 'class Parser' src", "Parser", "/p"],
+    ["rg --ignore-file .rgignore 'class Parser'", "Parser", "/p"],
+    ["grep -r -X egrep 'def parse' .", "parse", "/p"],
   ];
   for (const [line, name, cwd] of found) {
     await t.step(line, () => {
@@ -175,6 +189,8 @@ Deno.test("definitionSearch() reads the name a search for its definition names",
     "rg -e 'def a' -e 'def b'", // two patterns
     'rg "def $NAME"', // a word the shell expands
     "rg 'undefined value'", // a declaring word inside another
+    "rg -r 'def parse' X src", // `def parse` is the replacement, X the pattern
+    "grep -r -f 'def parse' src", // the patterns are in a file
   ];
   for (const line of none) {
     await t.step(`none: ${line}`, () => strictEqual(definitionSearch(line, "/p"), null));
