@@ -14,6 +14,8 @@ import { DISABLE_VAR, disables } from "../../core/env.ts";
 import { joinPath } from "../../core/paths.ts";
 import { GREP, readSearch, RG } from "../../core/grammar/grep.ts";
 import { FIND_ACTIONS, FIND_GLOBALS, readFind } from "../../core/grammar/find.ts";
+import { scanOptions } from "../../core/grammar/options.ts";
+import { TREE, TREE_SCOPE } from "../../core/grammar/tree.ts";
 
 /** What a rule found in a line. */
 export type Finding =
@@ -383,20 +385,13 @@ function _rootSearch(line: string, cmd: _Cmd, _opts: InspectOptions, what: strin
 
 function _tree(line: string, cmd: _Cmd, opts: InspectOptions): Finding | null {
   if (cmd.cwd === null || cmd.words.some((x) => x.dynamic)) return null;
-  const args = cmd.words.slice(1);
-  const values = args.map((x) => x.value);
+  const values = cmd.words.slice(1).map((x) => x.value);
+  const scanned = scanOptions(values, TREE);
+  const flags = scanned.options.map((o) => o.flag);
   // Its own pattern, a depth limit, or a listing of directories named: as asked.
-  if (values.some((v) => v === "-I" || v.startsWith("--gitignore") || v === "-L")) return null;
-  const all = values.some((v) => /^-[a-zA-Z]*a/.test(v) && !v.startsWith("--"));
-  const paths = args.filter((x, k) =>
-    !x.value.startsWith("-") && !/^-[PILo]$|^--(?:filelimit|charset)$/.test(values[k - 1] ?? "")
-  );
-  const vendors = _vendorsUnder(
-    cmd.cwd,
-    paths.map((p) => p.value),
-    values,
-    opts.fs ?? REAL_FS,
-  );
+  if (flags.some((f) => TREE_SCOPE.includes(f))) return null;
+  const all = flags.includes("-a");
+  const vendors = _vendorsUnder(cmd.cwd, scanned.operands, values, opts.fs ?? REAL_FS);
   // tree leaves hidden directories out unless -a.
   const skip = vendors.filter((v) => all || !v.startsWith("."));
   if (skip.length === 0) return null;

@@ -151,6 +151,23 @@ Deno.test("inspectLine: a rule in off is not applied", () => {
   }
 });
 
+Deno.test("inspectLine leaves tree as asked when the tree grammar reads a pattern or a depth", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "rtok-guard-tree-" });
+  try {
+    project(dir);
+    const o = opts(dir);
+    strictEqual(inspectLine("tree -L2", o), null);
+    strictEqual(inspectLine("tree -Ivendor", o), null);
+    strictEqual(inspectLine("tree --gitignore=yes", o), null);
+    // `-H`'s value is a base URL, not a directory listed: the listing is of `.`.
+    strictEqual(inspectLine("tree -H base", o)?.rule, "tree-vendor");
+    strictEqual(inspectLine("tree src", o), null);
+    strictEqual(inspectLine("tree", o)?.rule, "tree-vendor");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
 Deno.test("definitionSearch() reads the name a search for its definition names", async (t) => {
   const found: [string, string, string][] = [
     ["grep -rn 'def parse' .", "parse", "/p"],
