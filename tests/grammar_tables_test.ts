@@ -1,6 +1,6 @@
 /**
  * The tool argument grammars in `src/core/grammar/` are the only tables of grep's, rg's,
- * find's, tree's and the subcommand tools' options: a list or record literal naming two
+ * find's, tree's, git's and the subcommand tools' options: a list or record literal naming two
  * options only one of those tools has, anywhere else in `src/` or `filters/`, is a copy that
  * will drift from the grammar.
  *
@@ -98,6 +98,21 @@ const SIGNATURES: Readonly<Record<string, readonly string[]>> = {
     "--kube-context",
     "--kubeconfig",
   ],
+  "git diff formats": [
+    "--name-only",
+    "--name-status",
+    "--summary",
+    "--compact-summary",
+    "--dirstat",
+    "--dirstat-by-file",
+    "--cumulative",
+    "--word-diff",
+    "--patch-with-stat",
+    "--patch-with-raw",
+    "--dirstat=",
+    "--dirstat-by-file=",
+    "--word-diff=",
+  ],
 };
 
 // The innermost `[…]` and `{…}` spans of a source (arrays, Sets, records), each with the
@@ -177,7 +192,7 @@ Deno.test("the tool grammars are the only tables of grep, rg, find, tree and git
 });
 
 Deno.test("each grammar file still holds the tables the check looks for", async () => {
-  for (const name of ["grep.ts", "find.ts", "subcommands.ts", "tree.ts"]) {
+  for (const name of ["grep.ts", "find.ts", "git.ts", "subcommands.ts", "tree.ts"]) {
     const source = await Deno.readTextFile(new URL(`src/core/grammar/${name}`, ROOT));
     ok(optionTables(source).length > 0, `src/core/grammar/${name} holds a table`);
   }

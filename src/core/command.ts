@@ -14,7 +14,8 @@
 
 import type { CommandFilter } from "./filter.ts";
 import type { CommandMatch } from "./plugin.ts";
-import { GIT_GLOBAL_VALUED, SUBCOMMAND_TOOLS, subcommandIndex } from "./grammar/subcommands.ts";
+import { SUBCOMMAND_TOOLS, subcommandIndex } from "./grammar/subcommands.ts";
+import { GIT_GLOBAL_VALUED } from "./grammar/git.ts";
 
 // Build wrappers a project checks in, named by path (`./gradlew build`): each runs its tool, so
 // its output is that tool's and its family is the tool's.

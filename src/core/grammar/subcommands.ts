@@ -7,18 +7,7 @@
  * @module
  */
 
-/** git's global options that take the next word as their value. */
-export const GIT_GLOBAL_VALUED: ReadonlySet<string> = new Set([
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--super-prefix",
-  "--config-env",
-  "--exec-path",
-  "--list-cmds",
-]);
+import { GIT_GLOBAL_VALUED } from "./git.ts";
 
 /** Per tool whose family includes its subcommand: its global options that take a value. */
 export const SUBCOMMAND_TOOLS: Readonly<Record<string, ReadonlySet<string>>> = {

@@ -1,5 +1,6 @@
 import { strictEqual } from "node:assert/strict";
-import { GIT_GLOBAL_VALUED, SUBCOMMAND_TOOLS, subcommandIndex } from "./subcommands.ts";
+import { SUBCOMMAND_TOOLS, subcommandIndex } from "./subcommands.ts";
+import { GIT_GLOBAL_VALUED } from "./git.ts";
 
 Deno.test("subcommandIndex skips global options and their values", () => {
   strictEqual(subcommandIndex(["-C", "dir", "--no-pager", "log"], GIT_GLOBAL_VALUED), 3);
