@@ -16,6 +16,7 @@ import { GREP, readSearch, RG } from "../../core/grammar/grep.ts";
 import { FIND_ACTIONS, FIND_GLOBALS, readFind } from "../../core/grammar/find.ts";
 import { scanOptions } from "../../core/grammar/options.ts";
 import { TREE, TREE_SCOPE } from "../../core/grammar/tree.ts";
+import { peelWrappers } from "../../core/grammar/wrappers.ts";
 
 /** What a rule found in a line. */
 export type Finding =
@@ -113,7 +114,6 @@ interface _Edit {
 }
 
 const _ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-const _WRAPPERS = new Set(["time", "command", "nohup", "exec"]);
 // A redirect that sends stdout away: the output never reaches the agent.
 const _STDOUT_AWAY = /^(?:1?>|&>|>&|1>&)\s*\/dev\/null/;
 
@@ -177,14 +177,16 @@ function _commands(
   return out;
 }
 
-// The words after assignments and harmless wrappers; `null` for a command run as another
-// user (`sudo`): the guard has no opinion there.
+// The words after assignments and the wrappers the rewrite looks through too; `null` for a
+// wrapper whose options cannot be read, or a command run as another user (`sudo`): the guard
+// has no opinion there.
 function _strip(words: readonly Word[]): readonly Word[] | null {
   let i = 0;
   while (i < words.length && _ASSIGNMENT.test(words[i].value) && !words[i].quoted) i++;
-  while (i < words.length && _WRAPPERS.has(words[i].value)) i++;
-  if (words[i]?.value === "sudo" || words[i]?.value === "doas") return null;
-  return words.slice(i);
+  const k = peelWrappers(words, i);
+  if (typeof k === "string") return null;
+  if (words[k]?.value === "sudo" || words[k]?.value === "doas") return null;
+  return words.slice(k);
 }
 
 function _inspect(line: string, cmd: _Cmd, opts: InspectOptions): Finding | null {

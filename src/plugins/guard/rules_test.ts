@@ -168,6 +168,29 @@ Deno.test("inspectLine leaves tree as asked when the tree grammar reads a patter
   }
 });
 
+Deno.test("inspectLine looks through the wrappers the rewrite looks through, options included", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "rtok-guard-wrap-" });
+  try {
+    project(dir);
+    const o = opts(dir);
+    const wrapped: [string, string, string][] = [
+      ["timeout 10 grep -r needle .", "timeout 10 grep --exclude-dir=", "grep-vendor"],
+      ["nice -n 5 find .", "nice -n 5 find . \\( -type d", "find-vendor"],
+      ["time -p tree", "time -p tree -I '", "tree-vendor"],
+    ];
+    for (const [line, start, rule] of wrapped) {
+      const f = inspectLine(line, o);
+      ok(f?.action === "rewrite" && f.line.startsWith(start), JSON.stringify(f));
+      strictEqual(f.rule, rule);
+    }
+    strictEqual(inspectLine("command -v grep", o), null);
+    strictEqual(inspectLine("timeout --bogus 5 grep -r needle .", o), null);
+    strictEqual(inspectLine("sudo grep -r needle .", o), null);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
 Deno.test("definitionSearch() reads the name a search for its definition names", async (t) => {
   const found: [string, string, string][] = [
     ["grep -rn 'def parse' .", "parse", "/p"],
