@@ -12,6 +12,7 @@ import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import type { FamilyDeclarations } from "../src/core/family.ts";
 import { type Sample, type ShapeMatch, shapeMatch, shareOf } from "../src/core/shape.ts";
 import { pathLike } from "./_text.ts";
+import { FIND_ACTIONS, FIND_INFO, FIND_MUTATING, readFind } from "../src/core/grammar/find.ts";
 
 /**
  * Names shown before directories are given as counts only. Every directory is written in full,
@@ -22,73 +23,14 @@ export const FIND_NAMES_SHOWN: number = 200;
 /** Directories given as counts once the names run out; the rest share one line. */
 export const FIND_DIRS_COUNTED: number = 50;
 
-// Actions that print in a format of the caller's choosing, or do something besides printing.
-const ACTIONS = new Set([
-  "-print0",
-  "-printf",
-  "-fprint",
-  "-fprint0",
-  "-fprintf",
-  "-ls",
-  "-fls",
-  "-exec",
-  "-execdir",
-  "-ok",
-  "-okdir",
-  "-delete",
-  "-help",
-  "--help",
-  "-version",
-  "--version",
-]);
-
-// Tests and options whose next argument is a value (`-name -ls` looks for files named `-ls`).
-const VALUED = new Set([
-  "-D",
-  "-name",
-  "-iname",
-  "-path",
-  "-ipath",
-  "-wholename",
-  "-iwholename",
-  "-regex",
-  "-iregex",
-  "-regextype",
-  "-lname",
-  "-ilname",
-  "-type",
-  "-xtype",
-  "-user",
-  "-group",
-  "-uid",
-  "-gid",
-  "-perm",
-  "-size",
-  "-links",
-  "-inum",
-  "-samefile",
-  "-newer",
-  "-anewer",
-  "-cnewer",
-  "-mtime",
-  "-atime",
-  "-ctime",
-  "-mmin",
-  "-amin",
-  "-cmin",
-  "-used",
-  "-maxdepth",
-  "-mindepth",
-  "-fstype",
-  "-context",
-  "-files0-from",
-]);
-
+// Actions that print in a format of the caller's choosing or do something besides printing,
+// and options that print no listing: the output is the caller's, as asked.
 function findPassthrough(args: readonly string[]): string | null {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (ACTIONS.has(arg)) return `the caller chose what find prints or does (${arg})`;
-    if (VALUED.has(arg) || /^-newer[aBcmt][aBcmt]$/.test(arg)) i++;
+  for (const { name } of readFind(args).primaries) {
+    const effect = Object.hasOwn(FIND_ACTIONS, name) ? FIND_ACTIONS[name] : null;
+    const chosen = (effect !== null && effect !== "prints" && effect !== "quits") ||
+      FIND_INFO.includes(name);
+    if (chosen) return `the caller chose what find prints or does (${name})`;
   }
   return null;
 }
@@ -194,19 +136,7 @@ export const FAMILIES: FamilyDeclarations = {
     filter: findFilter,
     rewrite: {
       pipeSafe: true,
-      readOnly: {
-        unless: [
-          "-exec",
-          "-execdir",
-          "-ok",
-          "-okdir",
-          "-delete",
-          "-fprint",
-          "-fprint0",
-          "-fprintf",
-          "-fls",
-        ],
-      },
+      readOnly: { unless: FIND_MUTATING },
     },
     shapes: [{ rank: 415, detect: _detect }],
     saving: 51,

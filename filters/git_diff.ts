@@ -17,39 +17,25 @@ import {
 } from "./_hunks.ts";
 import type { FamilyDeclarations } from "../src/core/family.ts";
 import { GIT_READS } from "./_git.ts";
+import { GIT_DIFF_FORMAT_PREFIXES, GIT_DIFF_FORMATS } from "../src/core/grammar/git.ts";
 import { type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
 // Outputs that are not a patch, or a patch made for `git apply` rather than for reading.
 const FORMAT_FLAGS = new Set([
+  ...GIT_DIFF_FORMATS,
   "--stat",
   "--numstat",
   "--shortstat",
-  "--compact-summary",
-  "--name-only",
-  "--name-status",
-  "--raw",
-  "-z",
-  "--summary",
-  "--dirstat",
-  "--dirstat-by-file",
-  "--cumulative",
-  "--check",
-  "--word-diff",
   "--color-words",
   "--binary",
   "--full-index",
-  "--patch-with-stat",
-  "--patch-with-raw",
   "--output",
   "--ext-diff",
 ]);
 const FORMAT_PREFIXES = [
+  ...GIT_DIFF_FORMAT_PREFIXES,
   "--stat=",
   "--stat-",
-  "--dirstat=",
-  "--dirstat-by-file=",
-  "-X",
-  "--word-diff=",
   "--word-diff-regex=",
   "--color-words=",
   "--output=",

@@ -13,6 +13,7 @@ import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
 import type { FamilyDeclarations } from "../src/core/family.ts";
 import { GIT_READS } from "./_git.ts";
+import { GIT_DIFF_FORMAT_PREFIXES, GIT_DIFF_FORMATS } from "../src/core/grammar/git.ts";
 import { anyLine, type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 import { isStatLine, parseStat, renderStat, type StatBlock } from "./_stat.ts";
 
@@ -57,37 +58,22 @@ const CEREMONY =
 // `--stat` and `--shortstat` are read (a diffstat is for people); `--numstat` alone is a
 // format scripts read, and passes unless a `--stat` is printed beside it.
 const FORMAT_FLAGS = new Set([
+  ...GIT_DIFF_FORMATS,
   "-p",
   "-u",
   "--patch",
-  "--patch-with-stat",
-  "--patch-with-raw",
-  "--name-only",
-  "--name-status",
-  "--raw",
-  "--summary",
-  "--compact-summary",
-  "--dirstat",
-  "--dirstat-by-file",
-  "--cumulative",
   "--stat-count",
   "--cc",
-  "--check",
   "--graph",
   "--oneline",
-  "-z",
-  "--word-diff",
   "--pretty",
   "--format",
 ]);
 const FORMAT_PREFIXES = [
+  ...GIT_DIFF_FORMAT_PREFIXES,
   "--format=",
   "--pretty=",
-  "--dirstat=",
-  "--dirstat-by-file=",
   "--stat-count=",
-  "-X",
-  "--word-diff=",
 ];
 
 // Flags that print git's `--stat` (`--stat-width=80` and its kin imply it), widths only.

@@ -8,7 +8,14 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
-import { lastFlag, type OptionSpec, type ScannedArgs, scanOptions } from "./_args.ts";
+import { lastFlag, type ScannedArgs, scanOptions } from "./_args.ts";
+import {
+  GREP,
+  readSearch,
+  RG,
+  type SearchArgs,
+  type SearchGrammar,
+} from "../src/core/grammar/grep.ts";
 import type { FamilyDeclarations } from "../src/core/family.ts";
 import { type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
 
@@ -37,23 +44,11 @@ interface HitLayout {
   readonly soleFile: string | null;
 }
 
-/** What tells grep and rg apart: their options and how those decide the layout of the hits. */
+/** What tells grep and rg apart: their grammar and how it decides the layout of the hits. */
 interface Dialect {
-  readonly spec: OptionSpec;
-  /** Flags that ask for a format meant for programs. */
-  readonly machine: ReadonlySet<string>;
+  readonly grammar: SearchGrammar;
   /** The layout of the hits; `lines` only settles whether a lone operand is a directory. */
-  layoutOf(scanned: ScannedArgs, lines: readonly string[]): HitLayout;
-  /** Flags by which the caller already chose about line numbers. */
-  readonly lineNumberFlags: readonly string[];
-}
-
-const PATTERN_FLAGS = ["-e", "-f", "--regexp", "--file"];
-
-// The pattern is the first operand unless `-e` or `-f` gave it.
-function fileOperands(scanned: ScannedArgs): readonly string[] {
-  const patternGiven = scanned.options.some((option) => PATTERN_FLAGS.includes(option.flag));
-  return patternGiven ? scanned.operands : scanned.operands.slice(1);
+  layoutOf(search: SearchArgs, lines: readonly string[]): HitLayout;
 }
 
 // A single operand can be a file (no names printed) or a directory (names printed); a pure
@@ -63,185 +58,70 @@ function printsNamesUnder(operand: string, lines: readonly string[]): boolean {
   return lines.some((line) => line.startsWith(prefix));
 }
 
-function contextSeparator(
-  scanned: ScannedArgs,
-  setFlag: string,
-  noFlag: string,
-): string | null {
-  const last = lastFlag(scanned, [setFlag, noFlag]);
+function contextSeparator(grammar: SearchGrammar, scanned: ScannedArgs): string | null {
+  const { set, off } = grammar.separator;
+  const last = lastFlag(scanned, [set, off]);
   if (!last) return "--";
-  return last.flag === noFlag ? null : last.value ?? "--";
+  return last.flag === off ? null : last.value ?? "--";
 }
 
-// Context flags both tools share; grep adds `-NUM`, rg adds `--passthru`.
-const CONTEXT = ["-A", "-B", "-C", "--after-context", "--before-context", "--context"];
-const GREP_CONTEXT = [...CONTEXT, ..."0123456789".split("").map((digit) => `-${digit}`)];
-const GREP_RECURSIVE = ["-r", "-R", "--recursive", "--dereference-recursive"];
+// The caller's last word on file names, when there is one: true for names.
+function namesChosen(grammar: SearchGrammar, scanned: ScannedArgs): boolean | undefined {
+  const { on, off } = grammar.filenames;
+  const last = lastFlag(scanned, [...on, ...off]);
+  return last ? on.includes(last.flag) : undefined;
+}
 
-function grepLayout(scanned: ScannedArgs, lines: readonly string[]): HitLayout {
-  const files = fileOperands(scanned);
-  const named = lastFlag(scanned, ["-H", "--with-filename", "-h", "--no-filename"]);
-  const recursive = scanned.options.some((option) =>
-    GREP_RECURSIVE.includes(option.flag) ||
-    (["-d", "--directories"].includes(option.flag) && option.value === "recurse")
-  );
+function grepLayout(search: SearchArgs, lines: readonly string[]): HitLayout {
+  const { scanned, paths: files } = search;
+  const named = namesChosen(GREP, scanned);
   let filenames: boolean;
-  if (named) filenames = named.flag === "-H" || named.flag === "--with-filename";
+  if (named !== undefined) filenames = named;
   else if (files.length > 1) filenames = true;
-  else if (recursive) filenames = files.length === 0 || printsNamesUnder(files[0], lines);
+  else if (search.recursive) filenames = files.length === 0 || printsNamesUnder(files[0], lines);
   else filenames = false;
   return {
     filenames,
-    numbered: lastFlag(scanned, ["-n", "--line-number"]) !== undefined,
-    context: lastFlag(scanned, GREP_CONTEXT) !== undefined,
-    separator: contextSeparator(scanned, "--group-separator", "--no-group-separator"),
+    numbered: lastFlag(scanned, GREP.lineNumbers.on) !== undefined,
+    context: lastFlag(scanned, GREP.context) !== undefined,
+    separator: contextSeparator(GREP, scanned),
     soleFile: files.length === 1 ? files[0] : null,
   };
 }
 
-const RG_CONTEXT = [...CONTEXT, "--passthru", "--passthrough"];
-
-function rgLayout(scanned: ScannedArgs, lines: readonly string[]): HitLayout {
-  const files = fileOperands(scanned);
-  const named = lastFlag(scanned, ["-H", "--with-filename", "-I", "--no-filename"]);
+function rgLayout(search: SearchArgs, lines: readonly string[]): HitLayout {
+  const { scanned, paths: files } = search;
+  const named = namesChosen(RG, scanned);
   let filenames: boolean;
-  if (named) filenames = named.flag === "-H" || named.flag === "--with-filename";
+  if (named !== undefined) filenames = named;
   // With no path rg searches the working directory; reading stdin instead is not knowable here.
   else if (files.length !== 1) filenames = true;
   else filenames = printsNamesUnder(files[0], lines);
-  const numbering = lastFlag(scanned, ["-n", "--line-number", "-N", "--no-line-number"]);
+  const { on, off } = RG.lineNumbers;
+  const numbering = lastFlag(scanned, [...on, ...off]);
   const column = lastFlag(scanned, ["--column"]) !== undefined;
   return {
     filenames,
-    numbered: numbering ? ["-n", "--line-number"].includes(numbering.flag) : column,
-    context: lastFlag(scanned, RG_CONTEXT) !== undefined,
-    separator: contextSeparator(scanned, "--context-separator", "--no-context-separator"),
+    numbered: numbering ? on.includes(numbering.flag) : column,
+    context: lastFlag(scanned, RG.context) !== undefined,
+    separator: contextSeparator(RG, scanned),
     soleFile: files.length === 1 ? files[0] : null,
   };
 }
 
-const GREP: Dialect = {
-  spec: {
-    shortValued: "efmABCdDX",
-    longValued: new Set([
-      "regexp",
-      "file",
-      "max-count",
-      "after-context",
-      "before-context",
-      "context",
-      "directories",
-      "devices",
-      "include",
-      "exclude",
-      "exclude-from",
-      "exclude-dir",
-      "label",
-      "binary-files",
-      "group-separator",
-    ]),
-  },
-  machine: new Set([
-    "-l",
-    "-L",
-    "--files-with-matches",
-    "--files-without-match",
-    "-c",
-    "--count",
-    "-q",
-    "--quiet",
-    "--silent",
-    "-z",
-    "-Z",
-    "--null",
-    "--null-data",
-    "--help",
-    "-V",
-    "--version",
-  ]),
-  layoutOf: grepLayout,
-  lineNumberFlags: ["-n", "--line-number"],
-};
-
-// rg's own letters differ from grep's: -L follows links, -z searches archives, -0 is NUL,
-// -h is help, and -p (pretty) turns headings on.
-const RG: Dialect = {
-  spec: {
-    shortValued: "ABCEMTefgjmrt",
-    longValued: new Set([
-      "after-context",
-      "before-context",
-      "color",
-      "colors",
-      "context",
-      "context-separator",
-      "dfa-size-limit",
-      "encoding",
-      "engine",
-      "field-context-separator",
-      "field-match-separator",
-      "file",
-      "glob",
-      "iglob",
-      "ignore-file",
-      "max-columns",
-      "max-count",
-      "max-depth",
-      "max-filesize",
-      "path-separator",
-      "pre",
-      "pre-glob",
-      "regex-size-limit",
-      "regexp",
-      "replace",
-      "sort",
-      "sortr",
-      "threads",
-      "type",
-      "type-add",
-      "type-clear",
-      "type-not",
-    ]),
-  },
-  machine: new Set([
-    "-l",
-    "--files-with-matches",
-    "--files-without-match",
-    "-c",
-    "--count",
-    "--count-matches",
-    "-q",
-    "--quiet",
-    "-0",
-    "--null",
-    "--null-data",
-    "--json",
-    "--files",
-    "--vimgrep",
-    "--heading",
-    "-p",
-    "--pretty",
-    "--type-list",
-    "-h",
-    "--help",
-    "-V",
-    "--version",
-  ]),
-  layoutOf: rgLayout,
-  lineNumberFlags: ["-n", "-N", "--line-number", "--no-line-number"],
-};
+const GREP_DIALECT: Dialect = { grammar: GREP, layoutOf: grepLayout };
+const RG_DIALECT: Dialect = { grammar: RG, layoutOf: rgLayout };
 
 function machineFormat(dialect: Dialect, args: readonly string[]): string | null {
-  const chosen = scanOptions(args, dialect.spec).options.find((option) =>
-    dialect.machine.has(option.flag)
-  );
+  const { spec, machine } = dialect.grammar;
+  const chosen = scanOptions(args, spec).options.find((option) => machine.has(option.flag));
   return chosen ? `the caller chose a machine format (${chosen.flag})` : null;
 }
 
 function shapeArgs(dialect: Dialect, args: readonly string[]): string[] | null {
   if (machineFormat(dialect, args)) return null;
-  const scanned = scanOptions(args, dialect.spec);
-  if (lastFlag(scanned, dialect.lineNumberFlags)) return null;
+  const { spec, lineNumbers } = dialect.grammar;
+  if (lastFlag(scanOptions(args, spec), [...lineNumbers.on, ...lineNumbers.off])) return null;
   // In front, so it can never land after `--` or be read as another flag's value.
   return ["-n", ...args];
 }
@@ -528,7 +408,7 @@ function filterHits(dialect: Dialect, raw: string, input: FilterInput): Filtered
   const text = stripAnsi(raw);
   const lines = splitLines(text);
   if (lines.length === 0) return { text: "", cut: [] };
-  const layout = dialect.layoutOf(scanOptions(input.args, dialect.spec), lines);
+  const layout = dialect.layoutOf(readSearch(input.args, dialect.grammar), lines);
   // Without names or numbers a context line looks exactly like a match: nothing to group.
   if (!layout.filenames && !layout.numbered && layout.context) return { text, cut: [] };
   return renderHits(parseHits(lines, layout), layout);
@@ -539,9 +419,9 @@ export const grepFilter: CommandFilter = {
   name: "grep",
   textClass: "code",
   quotes: true,
-  passthrough: (args) => machineFormat(GREP, args),
-  shape: (args) => shapeArgs(GREP, args),
-  filter: (raw, input) => filterHits(GREP, raw, input),
+  passthrough: (args) => machineFormat(GREP_DIALECT, args),
+  shape: (args) => shapeArgs(GREP_DIALECT, args),
+  filter: (raw, input) => filterHits(GREP_DIALECT, raw, input),
 };
 
 /** `rg`: hits grouped by file under the true totals; adds `-n` unless the caller chose. */
@@ -549,9 +429,9 @@ export const rgFilter: CommandFilter = {
   name: "rg",
   textClass: "code",
   quotes: true,
-  passthrough: (args) => machineFormat(RG, args),
-  shape: (args) => shapeArgs(RG, args),
-  filter: (raw, input) => filterHits(RG, raw, input),
+  passthrough: (args) => machineFormat(RG_DIALECT, args),
+  shape: (args) => shapeArgs(RG_DIALECT, args),
+  filter: (raw, input) => filterHits(RG_DIALECT, raw, input),
 };
 
 type _HitKind = "fileNum" | "num" | "file" | "sep" | "none";
@@ -608,7 +488,7 @@ export const FAMILIES: FamilyDeclarations = {
     filter: rgFilter,
     rewrite: {
       pipeSafe: false,
-      readOnly: { unless: ["--pre", "--search-zip", "--hostname-bin"], unlessShort: "z" },
+      readOnly: { unless: RG.runs, unlessShort: RG.runsShort },
     },
     saving: 73,
   },

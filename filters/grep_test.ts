@@ -254,6 +254,30 @@ Deno.test("rgFilter prints names unless one file, -I, or stdin says otherwise", 
   }
 });
 
+Deno.test("rgFilter reads a valued option's value as neither the pattern nor a file", async (t) => {
+  const cases: string[][] = [
+    ["-n", "-r", "X", "x", "a.ts"],
+    ["-n", "--replace=X", "x", "a.ts"],
+    ["-n", "--replace", "X", "x", "a.ts"],
+    ["-n", "--max-depth", "2", "x", "a.ts"],
+    ["-n", "-d", "2", "x", "a.ts"],
+    ["-n", "--pre", "cat", "x", "a.ts"],
+    ["-n", "--ignore-file", "f", "x", "a.ts"],
+  ];
+  for (const args of cases) {
+    await t.step(args.join(" "), () => {
+      strictEqual(run(rgFilter, "3:X\n9:X", args).text.split("\n")[0], "2 matches in a.ts");
+    });
+  }
+});
+
+Deno.test("grepFilter reads -X's matcher as neither the pattern nor a file", () => {
+  strictEqual(
+    run(grepFilter, "3:x", ["-n", "-X", "egrep", "x", "a.ts"]).text,
+    "1 match in a.ts\n3: x",
+  );
+});
+
 Deno.test("rgFilter reads names without line numbers when the caller chose -N", () => {
   const out = run(rgFilter, "src/a.ts:const a = 1\nsrc/b.ts:x: y", ["-N", "a", "src"]);
   deepStrictEqual(out.text.split("\n"), [

@@ -10,7 +10,8 @@
 
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { plural, splitLines, stripAnsi } from "../src/core/text.ts";
-import { lastFlag, type OptionSpec, scanOptions } from "./_args.ts";
+import { lastFlag, scanOptions } from "./_args.ts";
+import { TREE, TREE_FORMAT, TREE_WRITES_SHORT } from "../src/core/grammar/tree.ts";
 import { extensionSummary } from "./ls.ts";
 import type { FamilyDeclarations } from "../src/core/family.ts";
 import { type Sample, type ShapeMatch, shapeMatch } from "../src/core/shape.ts";
@@ -26,25 +27,8 @@ export const TREE_DIR_SHOWN: number = 20;
  */
 export const TREE_ENTRIES: number = 400;
 
-const TREE_SPEC: OptionSpec = {
-  shortValued: "LPIoHT",
-  longValued: new Set([
-    "charset",
-    "filelimit",
-    "timefmt",
-    "sort",
-    "gitfile",
-    "infofile",
-    "hintro",
-    "houtro",
-  ]),
-};
-
-// Machine formats, and line graphics drawn with escapes or code page 437 that are not parsed.
-const PASSTHROUGH = ["-J", "-X", "-H", "-A", "-S", "--help", "--version"];
-
 function treePassthrough(args: readonly string[]): string | null {
-  const chosen = lastFlag(scanOptions(args, TREE_SPEC), PASSTHROUGH);
+  const chosen = lastFlag(scanOptions(args, TREE), TREE_FORMAT);
   return chosen ? `the caller chose the output format (${chosen.flag})` : null;
 }
 
@@ -217,7 +201,7 @@ function renderTree(
 function filterTree(raw: string, input: FilterInput): Filtered {
   const lines = splitLines(stripAnsi(raw));
   if (lines.length === 0) return { text: "", cut: [] };
-  const scanned = scanOptions(input.args, TREE_SPEC);
+  const scanned = scanOptions(input.args, TREE);
   const dirsOnly = lastFlag(scanned, ["-d"]) !== undefined;
   const fullNames = lastFlag(scanned, ["-f"]) !== undefined;
   return renderTree(parseTree(lines), { dirsOnly, fullNames });
@@ -246,7 +230,7 @@ function _detect(s: Sample): ShapeMatch | null {
 export const FAMILIES: FamilyDeclarations = {
   "tree": {
     filter: treeFilter,
-    rewrite: { pipeSafe: true, readOnly: { unless: [], unlessShort: "oR" } },
+    rewrite: { pipeSafe: true, readOnly: { unless: [], unlessShort: TREE_WRITES_SHORT } },
     shapes: [{ rank: 400, detect: _detect }],
     saving: 73,
   },

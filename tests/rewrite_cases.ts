@@ -134,6 +134,7 @@ export const REWRITE_CASE_GROUPS: Readonly<Record<string, readonly RewriteCase[]
       'grep -rn --include="*.ts" handler src/',
       'rtok grep -rn --include="*.ts" handler src/',
     ),
+    allow("grep -r -X egrep 'a|b' src", "rtok grep -r -X egrep 'a|b' src"),
   ],
   "rg": [
     allow("rg TODO", "rtok rg TODO"),
@@ -141,6 +142,13 @@ export const REWRITE_CASE_GROUPS: Readonly<Record<string, readonly RewriteCase[]
     allow("rg -t ts -l import", "rtok rg -t ts -l import"),
     allow("rg --files", "rtok rg --files"),
     allow("rg -i 'a|b' -g '!*.lock'", "rtok rg -i 'a|b' -g '!*.lock'"),
+    allow("rg -r X TODO src", "rtok rg -r X TODO src"),
+    allow("rg --replace=X TODO src", "rtok rg --replace=X TODO src"),
+    allow("rg --max-depth 2 TODO", "rtok rg --max-depth 2 TODO"),
+    allow("rg --ignore-file .rgignore TODO", "rtok rg --ignore-file .rgignore TODO"),
+    ask("rg --pre cat TODO src", "rtok rg --pre cat TODO src", {
+      name: "rg --pre runs a program for each file: not a read",
+    }),
   ],
   "ls": [
     allow("ls", "rtok ls"),

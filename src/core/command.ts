@@ -14,50 +14,8 @@
 
 import type { CommandFilter } from "./filter.ts";
 import type { CommandMatch } from "./plugin.ts";
-
-// Global options that take the next argument as their value, per tool whose family includes
-// its subcommand.
-const SUBCOMMAND_TOOLS: Readonly<Record<string, ReadonlySet<string>>> = {
-  git: new Set([
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--super-prefix",
-    "--config-env",
-    "--exec-path",
-    "--list-cmds",
-  ]),
-  docker: new Set(["-H", "--host", "-c", "--context", "--config", "-l", "--log-level"]),
-  kubectl: new Set([
-    "-n",
-    "--namespace",
-    "--context",
-    "--cluster",
-    "--kubeconfig",
-    "-s",
-    "--server",
-    "--user",
-  ]),
-  helm: new Set(["-n", "--namespace", "--kube-context", "--kubeconfig"]),
-  gh: new Set(["-R", "--repo"]),
-  cargo: new Set(["-C", "-Z", "--color", "--config"]),
-  go: new Set(),
-  npm: new Set(["--prefix", "-w", "--workspace"]),
-  pnpm: new Set(["-C", "--dir", "-F", "--filter"]),
-  yarn: new Set(["--cwd"]),
-  bun: new Set(["--cwd"]),
-  deno: new Set(),
-  pip: new Set(),
-  pip3: new Set(),
-  uv: new Set(["--directory", "--project"]),
-  terraform: new Set(),
-  tofu: new Set(),
-  systemctl: new Set(["-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property"]),
-  dotnet: new Set(),
-  "pre-commit": new Set(),
-};
+import { SUBCOMMAND_TOOLS, subcommandIndex } from "./grammar/subcommands.ts";
+import { GIT_GLOBAL_VALUED } from "./grammar/git.ts";
 
 // Build wrappers a project checks in, named by path (`./gradlew build`): each runs its tool, so
 // its output is that tool's and its family is the tool's.
@@ -74,17 +32,7 @@ export function toolName(arg0: string): string {
 
 /** The index of git's subcommand in `args` (argv without `git`), or -1 when there is none. */
 export function gitSubcommandIndex(args: readonly string[]): number {
-  return _subcommandIndex(args, SUBCOMMAND_TOOLS.git);
-}
-
-function _subcommandIndex(args: readonly string[], valueOptions: ReadonlySet<string>): number {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    // `cargo +nightly test`: a toolchain, not the subcommand.
-    if (!arg.startsWith("-") && !arg.startsWith("+")) return i;
-    if (valueOptions.has(arg)) i++;
-  }
-  return -1;
+  return subcommandIndex(args, GIT_GLOBAL_VALUED);
 }
 
 /**
@@ -124,7 +72,7 @@ function _selecting(tool: readonly string[]): number {
   const name = toolName(tool[0] ?? "");
   const options = Object.hasOwn(SUBCOMMAND_TOOLS, name) ? SUBCOMMAND_TOOLS[name] : null;
   if (!options) return 1;
-  const i = _subcommandIndex(tool.slice(1), options);
+  const i = subcommandIndex(tool.slice(1), options);
   return i < 0 ? 1 : i + 2;
 }
 

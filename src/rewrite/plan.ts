@@ -12,6 +12,7 @@ import { familyOf, splitArgv, toolName } from "../core/command.ts";
 import { lex, type Redirect, type Word } from "../core/lexer.ts";
 import { rewriteRule } from "./rules.ts";
 import { DISABLE_VAR, disables } from "../core/env.ts";
+import { peelWrappers } from "../core/grammar/wrappers.ts";
 
 /** One simple command of the line, as the permission check and the rewrite see it. */
 export interface SimpleCommand {
@@ -153,7 +154,7 @@ function _simple(
     }
     k++;
   }
-  const peeled = _peelWrappers(words, k);
+  const peeled = peelWrappers(words, k);
   if (typeof peeled === "string") return skip(_values(words, k), true, peeled);
   k = peeled;
   const prefixed = k > 0;
@@ -195,50 +196,6 @@ function _simple(
 
 function _values(words: readonly Word[], from: number): string[] {
   return words.slice(from).map((w) => w.value);
-}
-
-const DURATION = /^\d+(\.\d+)?[smhd]?$/;
-
-// The index of the first word past the wrappers, or why the wrappers cannot be looked through.
-function _peelWrappers(words: readonly Word[], from: number): number | string {
-  let k = from;
-  const v = (i: number): string | undefined => words[i]?.quoted ? undefined : words[i]?.value;
-  while (k < words.length) {
-    const w = v(k);
-    if (w === "timeout") {
-      k++;
-      while (v(k)?.startsWith("-")) {
-        const opt = v(k)!;
-        if (opt === "-s" || opt === "-k") k += 2;
-        else if (/^(--signal=|--kill-after=|-s|-k)/.test(opt)) k++;
-        else if (["--preserve-status", "--foreground", "-v", "--verbose"].includes(opt)) k++;
-        else return `timeout's option "${opt}" is not understood`;
-      }
-      if (!DURATION.test(v(k) ?? "")) return "timeout has no duration";
-      k++;
-    } else if (w === "time") {
-      k++;
-      if (v(k) === "-p") k++;
-    } else if (w === "nice") {
-      k++;
-      const opt = v(k);
-      if (opt === "-n") k += 2;
-      else if (opt && /^(-n-?\d+|-\d+|--adjustment=-?\d+)$/.test(opt)) k++;
-      else if (opt?.startsWith("-")) return `nice's option "${opt}" is not understood`;
-    } else if (w === "nohup") {
-      k++;
-    } else if (w === "command") {
-      k++;
-      if (v(k) === "-p") k++;
-      else if (v(k)?.startsWith("-")) return "command with an option only looks a command up";
-    } else if (w === "exec") {
-      k++;
-      if (v(k)?.startsWith("-")) return "exec's options are not looked through";
-    } else {
-      return k;
-    }
-  }
-  return k;
 }
 
 /**

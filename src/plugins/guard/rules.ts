@@ -12,6 +12,11 @@
 import { lex, type Token, type Word } from "../../core/lexer.ts";
 import { DISABLE_VAR, disables } from "../../core/env.ts";
 import { joinPath } from "../../core/paths.ts";
+import { GREP, readSearch, RG } from "../../core/grammar/grep.ts";
+import { FIND_ACTIONS, FIND_GLOBALS, readFind } from "../../core/grammar/find.ts";
+import { scanOptions } from "../../core/grammar/options.ts";
+import { TREE, TREE_SCOPE } from "../../core/grammar/tree.ts";
+import { peelWrappers } from "../../core/grammar/wrappers.ts";
 
 /** What a rule found in a line. */
 export type Finding =
@@ -109,7 +114,6 @@ interface _Edit {
 }
 
 const _ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-const _WRAPPERS = new Set(["time", "command", "nohup", "exec"]);
 // A redirect that sends stdout away: the output never reaches the agent.
 const _STDOUT_AWAY = /^(?:1?>|&>|>&|1>&)\s*\/dev\/null/;
 
@@ -173,14 +177,16 @@ function _commands(
   return out;
 }
 
-// The words after assignments and harmless wrappers; `null` for a command run as another
-// user (`sudo`): the guard has no opinion there.
+// The words after assignments and the wrappers the rewrite looks through too; `null` for a
+// wrapper whose options cannot be read, or a command run as another user (`sudo`): the guard
+// has no opinion there.
 function _strip(words: readonly Word[]): readonly Word[] | null {
   let i = 0;
   while (i < words.length && _ASSIGNMENT.test(words[i].value) && !words[i].quoted) i++;
-  while (i < words.length && _WRAPPERS.has(words[i].value)) i++;
-  if (words[i]?.value === "sudo" || words[i]?.value === "doas") return null;
-  return words.slice(i);
+  const k = peelWrappers(words, i);
+  if (typeof k === "string") return null;
+  if (words[k]?.value === "sudo" || words[k]?.value === "doas") return null;
+  return words.slice(k);
 }
 
 function _inspect(line: string, cmd: _Cmd, opts: InspectOptions): Finding | null {
@@ -261,88 +267,6 @@ function _catLarge(line: string, cmd: _Cmd, opts: InspectOptions): Finding | nul
 
 // --- grep -r -----------------------------------------------------------------------------
 
-// Short options of grep that take a value (the rest of the cluster, or the next word).
-const _GREP_SHORT_VALUE = new Set(["e", "f", "m", "A", "B", "C", "d", "D"]);
-const _GREP_LONG_VALUE = new Set([
-  "--regexp",
-  "--file",
-  "--max-count",
-  "--after-context",
-  "--before-context",
-  "--context",
-  "--include",
-  "--exclude",
-  "--exclude-dir",
-  "--exclude-from",
-  "--label",
-  "--devices",
-  "--directories",
-  "--binary-files",
-  "--group-separator",
-]);
-
-// A grep's or rg's words read: what a rule needs of them.
-interface _SearchArgs {
-  /** True when an option asks for a recursive search (`-r`, `-R`, `--recursive`…). */
-  readonly recursive: boolean;
-  /** True when an `--exclude…` option is given. */
-  readonly excludes: boolean;
-  /** True when the pattern comes from an option (`-e`, `-f`, `--regexp`, `--file`). */
-  readonly patternOption: boolean;
-  /** The values of `-e` and `--regexp`, in order. */
-  readonly patterns: readonly string[];
-  /** The words that are not options: the pattern (unless an option gave it), then paths. */
-  readonly operands: readonly Word[];
-}
-
-// Reads a search command's words (from the second), given which of its options take a value.
-function _searchArgs(
-  words: readonly Word[],
-  shortValue: ReadonlySet<string>,
-  longValue: ReadonlySet<string>,
-): _SearchArgs {
-  let recursive = false;
-  let excludes = false;
-  let patternOption = false;
-  const patterns: string[] = [];
-  const operands: Word[] = [];
-  let ended = false;
-  for (let i = 1; i < words.length; i++) {
-    const v = words[i].value;
-    if (ended || !v.startsWith("-") || v === "-") {
-      operands.push(words[i]);
-      continue;
-    }
-    if (v === "--") {
-      ended = true;
-      continue;
-    }
-    if (v.startsWith("--")) {
-      const name = v.split("=", 1)[0];
-      const value = v.includes("=") ? v.slice(name.length + 1) : words[i + 1]?.value;
-      if (name === "--recursive" || name === "--dereference-recursive") recursive = true;
-      if (name === "--directories" && v.endsWith("=recurse")) recursive = true;
-      if (name.startsWith("--exclude")) excludes = true;
-      if (name === "--regexp" || name === "--file") patternOption = true;
-      if (name === "--regexp" && value !== undefined) patterns.push(value);
-      if (longValue.has(name) && !v.includes("=")) i++;
-      continue;
-    }
-    for (let k = 1; k < v.length; k++) {
-      const c = v[k];
-      if (c === "r" || c === "R") recursive = true;
-      if (shortValue.has(c)) {
-        const value = k < v.length - 1 ? v.slice(k + 1) : words[i + 1]?.value;
-        if (c === "e" || c === "f") patternOption = true;
-        if (c === "e" && value !== undefined) patterns.push(value);
-        if (k === v.length - 1) i++;
-        break;
-      }
-    }
-  }
-  return { recursive, excludes, patternOption, patterns, operands };
-}
-
 interface _GrepArgs {
   readonly recursive: boolean;
   readonly excludes: boolean;
@@ -351,8 +275,8 @@ interface _GrepArgs {
 
 function _grepArgs(words: readonly Word[]): _GrepArgs | null {
   if (words.some((w) => w.dynamic)) return null;
-  const a = _searchArgs(words, _GREP_SHORT_VALUE, _GREP_LONG_VALUE);
-  const paths = a.patternOption ? a.operands : a.operands.slice(1);
+  const a = readSearch(words.slice(1).map((w) => w.value), GREP);
+  const paths = a.pathAt.map((k) => words[k + 1]);
   return { recursive: a.recursive, excludes: a.excludes, paths };
 }
 
@@ -403,55 +327,16 @@ function _grep(line: string, cmd: _Cmd, opts: InspectOptions): Finding | null {
 
 // --- find --------------------------------------------------------------------------------
 
-// find's options before its paths.
-const _FIND_LEAD = new Set(["-H", "-L", "-P"]);
-// Global options that belong at the start of the expression (the value-taking ones first).
-const _FIND_GLOBAL_VALUE = new Set(["-maxdepth", "-mindepth", "-regextype"]);
-const _FIND_GLOBAL = new Set([
-  "-xdev",
-  "-mount",
-  "-noleaf",
-  "-ignore_readdir_race",
-  "-noignore_readdir_race",
-  "-daystart",
-  "-follow",
-  "-warn",
-  "-nowarn",
-]);
-// Actions: with one in the expression, find prints nothing by itself.
-const _FIND_ACTIONS = new Set([
-  "-print",
-  "-print0",
-  "-printf",
-  "-fprint",
-  "-fprint0",
-  "-fprintf",
-  "-ls",
-  "-fls",
-  "-exec",
-  "-execdir",
-  "-ok",
-  "-okdir",
-  "-quit",
-]);
-
 function _find(line: string, cmd: _Cmd, opts: InspectOptions): Finding | null {
   const w = cmd.words;
-  let i = 1;
-  while (i < w.length && (_FIND_LEAD.has(w[i].value) || /^-D|^-O\d/.test(w[i].value))) {
-    i += w[i].value === "-D" ? 2 : 1;
-  }
-  const paths: Word[] = [];
-  while (i < w.length && !/^[-(!]/.test(w[i].value)) paths.push(w[i++]);
-  const exprStart = i;
-  let depth: number | null = null;
-  while (i < w.length && (_FIND_GLOBAL.has(w[i].value) || _FIND_GLOBAL_VALUE.has(w[i].value))) {
-    if (w[i].value === "-maxdepth") depth = Number(w[i + 1]?.value);
-    i += _FIND_GLOBAL_VALUE.has(w[i].value) ? 2 : 1;
-  }
-  const rest = w.slice(i);
-  const md = w.findIndex((x) => x.value === "-maxdepth");
-  if (md > 0) depth = Number(w[md + 1]?.value);
+  // Word k of the arguments is word k + 1 of the command.
+  const f = readFind(w.slice(1).map((x) => x.value));
+  const paths = w.slice(f.pathsFrom + 1, f.exprFrom + 1);
+  const lead = f.primaries.findIndex((p) => !Object.hasOwn(FIND_GLOBALS, p.name));
+  const rest = lead < 0 ? [] : w.slice(f.primaries[lead].at + 1);
+  const later = lead < 0 ? [] : f.primaries.slice(lead);
+  const md = f.primaries.find((p) => p.name === "-maxdepth");
+  const depth = md && md.values > 0 ? Number(w[md.at + 2].value) : null;
   if (paths.some((p) => p.value === "/")) {
     if (depth !== null && depth <= 2) return null;
     return opts.off.has("root-search") ? null : _rootSearch(line, cmd, opts, "find /");
@@ -460,17 +345,17 @@ function _find(line: string, cmd: _Cmd, opts: InspectOptions): Finding | null {
   // `{}` (find's own placeholder) is the one brace the shell leaves as it is.
   if (w.some((x) => x.dynamic && x.value !== "{}")) return null;
   // Pruning does nothing with -depth, and a deletion must stay exactly as asked.
-  const values = w.slice(exprStart).map((x) => x.value);
-  if (values.some((v) => v === "-prune" || v === "-depth" || v === "-d" || v === "-delete")) {
+  const names = f.primaries.map((p) => p.name);
+  if (names.some((v) => v === "-prune" || v === "-depth" || v === "-d" || v === "-delete")) {
     return null;
   }
   if (depth !== null && depth <= 1) return null;
   const named = w.slice(1).map((x) => x.value);
   const vendors = _vendorsUnder(cmd.cwd, paths.map((p) => p.value), named, opts.fs ?? REAL_FS);
   if (vendors.length === 0) return null;
-  const names = vendors.map((v) => `-name ${v}`).join(" -o ");
-  const prune = `\\( -type d \\( ${names} \\) \\) -prune -o`;
-  const acts = rest.some((x) => _FIND_ACTIONS.has(x.value));
+  const pruned = vendors.map((v) => `-name ${v}`).join(" -o ");
+  const prune = `\\( -type d \\( ${pruned} \\) \\) -prune -o`;
+  const acts = later.some((p) => Object.hasOwn(FIND_ACTIONS, p.name));
   const edits: _Edit[] = rest.length
     ? [
       { at: rest[0].start, del: 0, text: `${prune} \\( ` },
@@ -502,20 +387,13 @@ function _rootSearch(line: string, cmd: _Cmd, _opts: InspectOptions, what: strin
 
 function _tree(line: string, cmd: _Cmd, opts: InspectOptions): Finding | null {
   if (cmd.cwd === null || cmd.words.some((x) => x.dynamic)) return null;
-  const args = cmd.words.slice(1);
-  const values = args.map((x) => x.value);
+  const values = cmd.words.slice(1).map((x) => x.value);
+  const scanned = scanOptions(values, TREE);
+  const flags = scanned.options.map((o) => o.flag);
   // Its own pattern, a depth limit, or a listing of directories named: as asked.
-  if (values.some((v) => v === "-I" || v.startsWith("--gitignore") || v === "-L")) return null;
-  const all = values.some((v) => /^-[a-zA-Z]*a/.test(v) && !v.startsWith("--"));
-  const paths = args.filter((x, k) =>
-    !x.value.startsWith("-") && !/^-[PILo]$|^--(?:filelimit|charset)$/.test(values[k - 1] ?? "")
-  );
-  const vendors = _vendorsUnder(
-    cmd.cwd,
-    paths.map((p) => p.value),
-    values,
-    opts.fs ?? REAL_FS,
-  );
+  if (flags.some((f) => TREE_SCOPE.includes(f))) return null;
+  const all = flags.includes("-a");
+  const vendors = _vendorsUnder(cmd.cwd, scanned.operands, values, opts.fs ?? REAL_FS);
   // tree leaves hidden directories out unless -a.
   const skip = vendors.filter((v) => all || !v.startsWith("."));
   if (skip.length === 0) return null;
@@ -657,26 +535,6 @@ export interface DefinitionSearch {
   readonly cwd: string;
 }
 
-// Options of rg that take a value as the next word (grep's are `_GREP_SHORT_VALUE`).
-const _RG_SHORT_VALUE = new Set(["e", "f", "m", "A", "B", "C", "g", "t", "T", "M", "j", "E"]);
-const _RG_LONG_VALUE = new Set([
-  "--regexp",
-  "--file",
-  "--max-count",
-  "--after-context",
-  "--before-context",
-  "--context",
-  "--glob",
-  "--iglob",
-  "--type",
-  "--type-not",
-  "--max-columns",
-  "--threads",
-  "--encoding",
-  "--sort",
-  "--sortr",
-]);
-
 // A pattern naming one definition: anchors and leading blanks, modifiers, a declaring word,
 // blanks, the name, then nothing or what may follow a declared name.
 const _DEF_PATTERN = new RegExp(
@@ -701,13 +559,10 @@ export function definitionSearch(line: string, cwd: string): DefinitionSearch | 
     const rg = tool === "rg";
     if (!rg && tool !== "grep" && tool !== "egrep") continue;
     if (cmd.words.some((w) => w.dynamic) || cmd.cwd === null) continue;
-    const a = rg
-      ? _searchArgs(cmd.words, _RG_SHORT_VALUE, _RG_LONG_VALUE)
-      : _searchArgs(cmd.words, _GREP_SHORT_VALUE, _GREP_LONG_VALUE);
+    const a = readSearch(cmd.words.slice(1).map((w) => w.value), rg ? RG : GREP);
     if (!rg && !a.recursive) continue;
-    const patterns = a.patterns.length || !a.operands.length ? a.patterns : [a.operands[0].value];
-    if (patterns.length !== 1) continue;
-    const m = _DEF_PATTERN.exec(patterns[0]);
+    if (a.patterns.length !== 1) continue;
+    const m = _DEF_PATTERN.exec(a.patterns[0]);
     if (m) return { name: m[1], command: _text(line, cmd), cwd: cmd.cwd };
   }
   return null;

@@ -47,6 +47,11 @@ const SEARCHES = [
   "find . -type f -exec grep -l needle {} \\;",
   "find . -maxdepth 3 -type d",
   "tree --noreport -i -f",
+  // Read by the grep grammar: `-X` takes the matcher, `-d recurse` walks directories.
+  "grep -rX egrep 'needle|docs'",
+  "grep -d recurse needle .",
+  // `-print` here is a name to look for, not the action: the rewrite must still print.
+  "find . -name 'f1*' -o -name -print",
 ];
 
 Deno.test("inspectLine: a rewritten search finds the same outside the vendor directories", async (t) => {
@@ -146,6 +151,46 @@ Deno.test("inspectLine: a rule in off is not applied", () => {
   }
 });
 
+Deno.test("inspectLine leaves tree as asked when the tree grammar reads a pattern or a depth", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "rtok-guard-tree-" });
+  try {
+    project(dir);
+    const o = opts(dir);
+    strictEqual(inspectLine("tree -L2", o), null);
+    strictEqual(inspectLine("tree -Ivendor", o), null);
+    strictEqual(inspectLine("tree --gitignore=yes", o), null);
+    // `-H`'s value is a base URL, not a directory listed: the listing is of `.`.
+    strictEqual(inspectLine("tree -H base", o)?.rule, "tree-vendor");
+    strictEqual(inspectLine("tree src", o), null);
+    strictEqual(inspectLine("tree", o)?.rule, "tree-vendor");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("inspectLine looks through the wrappers the rewrite looks through, options included", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "rtok-guard-wrap-" });
+  try {
+    project(dir);
+    const o = opts(dir);
+    const wrapped: [string, string, string][] = [
+      ["timeout 10 grep -r needle .", "timeout 10 grep --exclude-dir=", "grep-vendor"],
+      ["nice -n 5 find .", "nice -n 5 find . \\( -type d", "find-vendor"],
+      ["time -p tree", "time -p tree -I '", "tree-vendor"],
+    ];
+    for (const [line, start, rule] of wrapped) {
+      const f = inspectLine(line, o);
+      ok(f?.action === "rewrite" && f.line.startsWith(start), JSON.stringify(f));
+      strictEqual(f.rule, rule);
+    }
+    strictEqual(inspectLine("command -v grep", o), null);
+    strictEqual(inspectLine("timeout --bogus 5 grep -r needle .", o), null);
+    strictEqual(inspectLine("sudo grep -r needle .", o), null);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
 Deno.test("definitionSearch() reads the name a search for its definition names", async (t) => {
   const found: [string, string, string][] = [
     ["grep -rn 'def parse' .", "parse", "/p"],
@@ -159,6 +204,15 @@ Deno.test("definitionSearch() reads the name a search for its definition names",
     ["rg 'struct Store {'", "Store", "/p"],
     ["rg -e 'fn main\\b' src", "main", "/p"],
     ["cd lib && rg 'type Id'", "Id", "/p/lib"],
+    // Options that take a value, read by the rg and grep grammars: the value is neither the
+    // pattern nor a path.
+    ["rg -r X 'def parse' src", "parse", "/p"],
+    ["rg --replace X 'def parse' src", "parse", "/p"],
+    ["rg --replace=X 'def parse' src", "parse", "/p"],
+    ["rg --max-depth 2 'class Parser'", "Parser", "/p"],
+    ["rg --pre cat 'class Parser' src", "Parser", "/p"],
+    ["rg --ignore-file .rgignore 'class Parser'", "Parser", "/p"],
+    ["grep -r -X egrep 'def parse' .", "parse", "/p"],
   ];
   for (const [line, name, cwd] of found) {
     await t.step(line, () => {
@@ -175,6 +229,8 @@ Deno.test("definitionSearch() reads the name a search for its definition names",
     "rg -e 'def a' -e 'def b'", // two patterns
     'rg "def $NAME"', // a word the shell expands
     "rg 'undefined value'", // a declaring word inside another
+    "rg -r 'def parse' X src", // `def parse` is the replacement, X the pattern
+    "grep -r -f 'def parse' src", // the patterns are in a file
   ];
   for (const line of none) {
     await t.step(`none: ${line}`, () => strictEqual(definitionSearch(line, "/p"), null));
