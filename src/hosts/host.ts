@@ -1,9 +1,9 @@
 /**
- * What an agent host other than Claude Code is to rtok: a thin adapter that reads the host's
- * hook payloads into one host-neutral event and writes the shared handlers' answers back in
- * the host's own shape. The handlers are the ones `rtok hook claude` uses (the plugins'
- * `preTool` and `postTool`); only the shapes differ. Each host's adapter lives in its own
- * module beside this one and is listed in `hosts.ts`.
+ * What an agent host is to rtok's hook: a thin adapter that reads the host's hook payloads
+ * into one host-neutral event and writes the shared handlers' answers back in the host's own
+ * shape. The handlers are the ones `rtok hook claude` uses (the plugins' `preTool` and
+ * `postTool`); only the shapes differ. Claude Code's adapter is the native one: its payloads
+ * are the plugins' own events. Each host's adapter is `<id>/adapter.ts`, listed in `hosts.ts`.
  *
  * @module
  */
@@ -11,8 +11,8 @@
 import type { PostToolAnswer, PreToolDecision } from "../core/plugin.ts";
 import type { ToolResult } from "../core/tool_result.ts";
 
-/** The hosts besides Claude Code that rtok installs into. */
-export type HostId = "codex" | "gemini" | "copilot" | "opencode";
+/** The hosts rtok knows, by the word `rtok hook <host>` and `rtok init --host` take. */
+export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot";
 
 /** The fields every event carries. */
 interface _Envelope {
@@ -51,7 +51,21 @@ export type HostEvent =
     readonly name: string;
   };
 
-/** A host's hook protocol. */
+/**
+ * The adapter of the host whose payloads are the plugins' own events (Claude Code's: every
+ * hook event rtok's plugins answer, with its permission mode, transcript and tool output in
+ * the tool's own shape): `rtok hook <id>` answers them whole, with no mapping.
+ */
+export interface NativeAdapter {
+  /** The host. */
+  readonly id: HostId;
+  /** Its name, as a user knows it. */
+  readonly name: string;
+  /** Marks the native protocol. */
+  readonly native: true;
+}
+
+/** A host's hook protocol, mapped onto the plugins' events. */
 export interface HostAdapter {
   /** The host. */
   readonly id: HostId;

@@ -1,40 +1,208 @@
 /**
- * The hosts besides Claude Code, each with the module that holds its adapter (`ADAPTER`)
- * and its installer (`INSTALLER`, see `install.ts`). Each loads only when its host's hook
- * or `rtok init --host` runs.
+ * The one record of the agent hosts rtok installs into, Claude Code among them. Everything
+ * that names a host reads it from here: `rtok hook <host>` and `rtok serve` (which hosts
+ * exist, how each one's payloads are read), `rtok init --host` and `rtok doctor` (each host's
+ * installer and doctor), the help's host lists, and the tests (which release of each CLI they
+ * drive). A host's code lives in `src/hosts/<id>/`: `adapter.ts` (its hook protocol),
+ * `install.ts` (`rtok init`) and `doctor.ts` (`rtok doctor`); each loads only when used.
+ *
+ * To add a host: one entry here, its folder of three modules, its hook-protocol probe in
+ * `scripts/probe/`, and its end-to-end test.
  *
  * @module
  */
 
 import { lazyImport } from "../core/lazy.ts";
-import type { HostAdapter, HostId } from "./host.ts";
-import type { HostInstaller } from "./install.ts";
+import type { HostAdapter, HostId, NativeAdapter } from "./host.ts";
+import type { HostDoctor, HostInstaller } from "./install.ts";
 
-/** What a host's module exports. */
-export interface HostModule {
-  /** Its hook protocol. */
-  readonly ADAPTER: HostAdapter;
-  /** How `rtok init --host` installs it. */
-  readonly INSTALLER: HostInstaller;
+export type { HostId };
+
+/** An option of `rtok init` that only some hosts take. */
+export type InitOption = "project" | "mcp" | "replace" | "serve";
+
+/** What rtok knows of one host. */
+export interface HostInfo {
+  /** The word `rtok hook <id>` takes. */
+  readonly id: HostId;
+  /** Its name, as a user knows it ("Codex CLI"). */
+  readonly name: string;
+  /** The CLI on PATH (`codex`). */
+  readonly bin: string;
+  /** The npm package its CLI ships in, which the end-to-end tests install. */
+  readonly npm: string;
+  /**
+   * The release whose hook format rtok was verified with (its probe in `scripts/probe/`); the
+   * end-to-end tests drive this release, and `rtok doctor` compares the installed one with it.
+   */
+  readonly verifiedVersion: string;
+  /** The environment variables that say where its settings live, besides HOME. */
+  readonly env: readonly string[];
+  /**
+   * True where the user's own permission rules are in files rtok reads (Claude Code's
+   * settings), so a rewrite may carry an allow those rules give.
+   */
+  readonly readsRules: boolean;
+  /**
+   * True where the host sends a call's PostToolUse to the resident server that answered its
+   * PreToolUse, so the server may watch a plain read-only call and filter it afterwards.
+   */
+  readonly watched: boolean;
+  /**
+   * True where the host stops waiting for a hook's HTTP answer after `rtok serve --timeout`
+   * (its hook timeout) and goes on with the raw output: an answer sent later reached no one.
+   */
+  readonly httpDeadline: boolean;
+  /**
+   * The options `rtok init` takes for it besides `--dry-run` and `--uninstall`: `project`
+   * (`--project`), `mcp` (`--mcp`), `replace` (`--replace`), `serve` (`--no-serve`).
+   */
+  readonly initOptions: readonly InitOption[];
+  /**
+   * True where the host runs a command per hook call, so rtok installs its script
+   * (`command_hook.ts`), which asks `rtok serve` first.
+   */
+  readonly commandHook: boolean;
+  /** Its hook protocol's module (`<id>/adapter.ts`, exporting `ADAPTER`). */
+  readonly adapter: () => URL;
+  /** Its installer's module (`<id>/install.ts`, exporting `INSTALLER`). */
+  readonly installer: () => URL;
+  /** Its doctor's module (`<id>/doctor.ts`, exporting `DOCTOR`). */
+  readonly doctor: () => URL;
 }
 
-/** Every host besides Claude Code, in the order the help lists them. */
-export const HOST_IDS: readonly HostId[] = ["codex", "gemini", "opencode", "copilot"];
-
 // Literal URLs, so the module graph's readers (the layers test, the publisher) see each file.
-const _URLS: Readonly<Record<HostId, () => URL>> = {
-  codex: () => new URL("./codex.ts", import.meta.url),
-  gemini: () => new URL("./gemini.ts", import.meta.url),
-  opencode: () => new URL("./opencode.ts", import.meta.url),
-  copilot: () => new URL("./copilot.ts", import.meta.url),
+/** Every host, in the order the help lists them. */
+export const HOSTS: Readonly<Record<HostId, HostInfo>> = {
+  claude: {
+    id: "claude",
+    name: "Claude Code",
+    bin: "claude",
+    npm: "@anthropic-ai/claude-code",
+    verifiedVersion: "2.1.332",
+    env: ["CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR"],
+    readsRules: true,
+    watched: true,
+    httpDeadline: true,
+    initOptions: ["project", "mcp", "replace", "serve"],
+    commandHook: false,
+    adapter: () => new URL("./claude/adapter.ts", import.meta.url),
+    installer: () => new URL("./claude/install.ts", import.meta.url),
+    doctor: () => new URL("./claude/doctor.ts", import.meta.url),
+  },
+  codex: {
+    id: "codex",
+    name: "Codex CLI",
+    bin: "codex",
+    npm: "@openai/codex",
+    verifiedVersion: "0.171.0",
+    env: ["CODEX_HOME"],
+    readsRules: false,
+    watched: false,
+    httpDeadline: false,
+    initOptions: [],
+    commandHook: true,
+    adapter: () => new URL("./codex/adapter.ts", import.meta.url),
+    installer: () => new URL("./codex/install.ts", import.meta.url),
+    doctor: () => new URL("./codex/doctor.ts", import.meta.url),
+  },
+  gemini: {
+    id: "gemini",
+    name: "Gemini CLI",
+    bin: "gemini",
+    npm: "@google/gemini-cli",
+    verifiedVersion: "0.61.0",
+    env: ["GEMINI_CLI_HOME"],
+    readsRules: false,
+    watched: false,
+    httpDeadline: false,
+    initOptions: [],
+    commandHook: true,
+    adapter: () => new URL("./gemini/adapter.ts", import.meta.url),
+    installer: () => new URL("./gemini/install.ts", import.meta.url),
+    doctor: () => new URL("./gemini/doctor.ts", import.meta.url),
+  },
+  opencode: {
+    id: "opencode",
+    name: "OpenCode",
+    bin: "opencode",
+    npm: "opencode-ai",
+    verifiedVersion: "1.18.33",
+    env: ["XDG_CONFIG_HOME"],
+    readsRules: false,
+    watched: false,
+    httpDeadline: false,
+    initOptions: [],
+    commandHook: false,
+    adapter: () => new URL("./opencode/adapter.ts", import.meta.url),
+    installer: () => new URL("./opencode/install.ts", import.meta.url),
+    doctor: () => new URL("./opencode/doctor.ts", import.meta.url),
+  },
+  copilot: {
+    id: "copilot",
+    name: "GitHub Copilot CLI",
+    bin: "copilot",
+    npm: "@github/copilot",
+    verifiedVersion: "1.0.102",
+    env: ["COPILOT_HOME"],
+    readsRules: false,
+    watched: false,
+    httpDeadline: false,
+    initOptions: [],
+    commandHook: true,
+    adapter: () => new URL("./copilot/adapter.ts", import.meta.url),
+    installer: () => new URL("./copilot/install.ts", import.meta.url),
+    doctor: () => new URL("./copilot/doctor.ts", import.meta.url),
+  },
 };
+
+/**
+ * The host whose hook payloads are the plugins' own events (its adapter is `native`): an event
+ * that names no host came from it.
+ */
+export const NATIVE_HOST: HostId = "claude";
+
+/** Every host id, in the order the help lists them. */
+export const HOST_IDS: readonly HostId[] = Object.keys(HOSTS) as HostId[];
 
 /** True for a host id rtok knows. */
 export function isHostId(name: string): name is HostId {
-  return (HOST_IDS as readonly string[]).includes(name);
+  return Object.hasOwn(HOSTS, name);
 }
 
-/** Loads a host's module. */
-export function loadHost(id: HostId): Promise<HostModule> {
-  return lazyImport<HostModule>(_URLS[id]());
+/** A host's hook protocol. */
+export async function loadAdapter(id: HostId): Promise<HostAdapter | NativeAdapter> {
+  return (await lazyImport<{ ADAPTER: HostAdapter | NativeAdapter }>(HOSTS[id].adapter()))
+    .ADAPTER;
+}
+
+/** A host's installer (`rtok init --host`). */
+export async function loadInstaller(id: HostId): Promise<HostInstaller> {
+  return (await lazyImport<{ INSTALLER: HostInstaller }>(HOSTS[id].installer())).INSTALLER;
+}
+
+/** A host's doctor (`rtok doctor`). */
+export async function loadDoctor(id: HostId): Promise<HostDoctor> {
+  return (await lazyImport<{ DOCTOR: HostDoctor }>(HOSTS[id].doctor())).DOCTOR;
+}
+
+/** Loads what a host's hook runs (the server's warm-up loads each ahead of its first event). */
+export function loadHost(id: HostId): Promise<HostAdapter | NativeAdapter> {
+  return loadAdapter(id);
+}
+
+/**
+ * The environment the host installers and doctors read: HOME and each host's own variables,
+ * from this process (an unset or unreadable one is `undefined`).
+ */
+export function hostEnv(): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const name of ["HOME", ...HOST_IDS.flatMap((id) => HOSTS[id].env)]) {
+    try {
+      env[name] = Deno.env.get(name);
+    } catch {
+      env[name] = undefined;
+    }
+  }
+  return env;
 }

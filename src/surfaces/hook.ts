@@ -10,13 +10,13 @@
 
 import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { DISABLE_VAR, disables, type RtokEnv, rtokEnv } from "../core/env.ts";
-import { readToolOutput, writeToolOutput } from "../claude/tool_output.ts";
 import type { Ctx, FailureRecord, Measurement, Plugin } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import { checkSpoolWritable } from "../core/spool.ts";
 import { HOOK_PLUGINS } from "../plugins/hook.ts";
 import { warn } from "./_io.ts";
 import { lazyImport } from "../core/lazy.ts";
+import type { HostId } from "../hosts/host.ts";
 import {
   type ClaudeEvent,
   contextAnswer,
@@ -94,6 +94,7 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
     }
     case "PostToolUse": {
       const { tool, input, output, callId } = ev;
+      const { readToolOutput, writeToolOutput } = await _toolOutput();
       const read = disables(deps.env[DISABLE_VAR])
         ? { skip: `${DISABLE_VAR} is set` }
         : readToolOutput(tool, input, output);
@@ -131,6 +132,14 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
       r.notify("stop", { event: ev.event, ..._sessionFields(ev) }, ctx);
       return "";
   }
+}
+
+// The tool outputs' shapes load with the first PostToolUse: a PreToolUse never reads one, and
+// its path (the one the host table joins, for the rules' owner) stays at its module count.
+function _toolOutput(): Promise<typeof import("../claude/tool_output.ts")> {
+  return lazyImport<typeof import("../claude/tool_output.ts")>(
+    new URL("../claude/tool_output.ts", import.meta.url),
+  );
 }
 
 // What every session event tells a plugin about where the session is.
@@ -255,7 +264,7 @@ export async function answerAndRecord(
   input: Uint8Array,
   deps: HookDeps,
   answer: (input: Uint8Array, deps: HookDeps) => Promise<HookResult> = answerClaudeHook,
-  host: string = "claude",
+  host: string = NATIVE_HOST,
 ): Promise<string> {
   const result = await answer(input, deps);
   const errors = deps.registry.errors.splice(0);
@@ -273,18 +282,43 @@ export async function answerAndRecord(
   return result.answer;
 }
 
-/** Runs `rtok hook claude` (or another host's hook, `rtok hook codex`…): always exit 0. */
-export async function main(args: readonly string[]): Promise<number> {
-  const host = args[0] ?? "";
-  // Claude Code's hook runs before every tool call: the other hosts' table loads only for them.
-  const hosts = host === "claude" ? null : await lazyImport<typeof import("../hosts/hosts.ts")>(
+/** The host whose payloads are the plugins' own events, answered by {@linkcode answerClaudeHook}. */
+export const NATIVE_HOST = "claude";
+
+/**
+ * How `host`'s hook events are answered: Claude Code's whole, by {@linkcode answerClaudeHook};
+ * any other host's through its adapter (loaded now, with the code that maps its payloads).
+ */
+export async function hostAnswerer(
+  host: HostId,
+): Promise<(input: Uint8Array, deps: HookDeps) => Promise<HookResult>> {
+  const { loadAdapter } = await _hosts();
+  const adapter = await loadAdapter(host);
+  if ("native" in adapter) return answerClaudeHook;
+  const { answerHostHook } = await lazyImport<typeof import("./host_hook.ts")>(
+    new URL("./host_hook.ts", import.meta.url),
+  );
+  return (bytes, d) => answerHostHook(adapter, bytes, d);
+}
+
+function _hosts(): Promise<typeof import("../hosts/hosts.ts")> {
+  return lazyImport<typeof import("../hosts/hosts.ts")>(
     new URL("../hosts/hosts.ts", import.meta.url),
   );
+}
+
+/** Runs `rtok hook <host>` (`claude`, `codex`…): always exit 0. */
+export async function main(args: readonly string[]): Promise<number> {
+  const host = args[0] ?? "";
+  // The one place the hook names a host: Claude Code's hook runs before every tool call, and
+  // its payloads need no adapter, so it is answered without loading the host table or an
+  // adapter module (bench/budget.ts holds that path at Deno's floor). `HOSTS.claude`'s adapter
+  // says the same (`native`), for every caller that has the table loaded anyway.
+  const hosts = host === NATIVE_HOST ? null : await _hosts();
   if ((hosts !== null && !hosts.isHostId(host)) || args.length > 1) {
-    const ids = hosts?.HOST_IDS ?? [];
+    const { HOST_IDS } = hosts ?? await _hosts();
     throw new TypeError(
-      `unknown hook "${args.join(" ")}"; the hooks are: rtok hook ` +
-        ["claude", ...ids].join("|"),
+      `unknown hook "${args.join(" ")}"; the hooks are: rtok hook ${HOST_IDS.join("|")}`,
     );
   }
   const env = rtokEnv();
@@ -292,21 +326,9 @@ export async function main(args: readonly string[]): Promise<number> {
   try {
     deps = await liveDeps(env, true);
     const input = readStdinCapped(MAX_HOOK_INPUT);
-    let answer = "";
-    if (host === "claude") {
-      answer = await answerAndRecord(input, deps);
-    } else if (hosts !== null && hosts.isHostId(host)) {
-      const { ADAPTER } = await hosts.loadHost(host);
-      const { answerHostHook } = await lazyImport<typeof import("./host_hook.ts")>(
-        new URL("./host_hook.ts", import.meta.url),
-      );
-      answer = await answerAndRecord(
-        input,
-        deps,
-        (bytes, d) => answerHostHook(ADAPTER, bytes, d),
-        host,
-      );
-    }
+    const answer = hosts === null
+      ? await answerAndRecord(input, deps)
+      : await answerAndRecord(input, deps, await hostAnswerer(host as HostId), host);
     // A row counts once its answer is out: a write that fails reached no host.
     let delivered = true;
     try {
