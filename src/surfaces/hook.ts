@@ -1,6 +1,7 @@
 /**
- * `rtok hook claude`: Claude Code's hook. Reads one event as JSON on stdin (at most 1 MiB),
- * dispatches it to the plugins, and prints their answer as one JSON object, or nothing. It
+ * `rtok hook <host>`: a host's hook (Claude Code's first). Reads one event as JSON on stdin (at
+ * most 1 MiB), dispatches it to the plugins, and prints their answer as one JSON object, or
+ * nothing. Claude Code's events are the plugins' own; another host's adapter maps its own. It
  * never fails the agent: whatever goes wrong, it exits 0 with no answer, as if rtok were not
  * there, and leaves one line in the ledger's failure table. No SQLite, no npm package, no
  * process, no socket on this path: it runs before every tool call.
@@ -16,7 +17,7 @@ import { checkSpoolWritable } from "../core/spool.ts";
 import { HOOK_PLUGINS } from "../plugins/hook.ts";
 import { warn } from "./_io.ts";
 import { lazyImport } from "../core/lazy.ts";
-import type { HostId } from "../hosts/host.ts";
+import type { HostAdapter, HostId } from "../hosts/host.ts";
 import {
   type ClaudeEvent,
   contextAnswer,
@@ -295,10 +296,62 @@ export async function hostAnswerer(
   const { loadAdapter } = await _hosts();
   const adapter = await loadAdapter(host);
   if ("native" in adapter) return answerClaudeHook;
-  const { answerHostHook } = await lazyImport<typeof import("./host_hook.ts")>(
-    new URL("./host_hook.ts", import.meta.url),
-  );
   return (bytes, d) => answerHostHook(adapter, bytes, d);
+}
+
+// Another host's hook (`rtok hook codex|gemini|copilot|opencode`) runs on the same handlers:
+// the host's adapter reads its payload into one host-neutral event; the plugins answer it (the
+// rewrite of a shell command, the replacement of a tool's output); the adapter writes the
+// answer in the host's shape. Like Claude Code's hook it never fails the agent.
+
+/** The tool name the plugins know a shell call by. */
+const _SHELL = "Bash";
+
+/** Answers one event of `adapter`'s host given as raw stdin bytes. Never rejects. */
+export async function answerHostHook(
+  adapter: HostAdapter,
+  input: Uint8Array,
+  deps: HookDeps,
+): Promise<HookResult> {
+  try {
+    const ev = adapter.readEvent(input, Deno.cwd());
+    const ctx = deps.ctx(ev.session);
+    const r = deps.registry;
+    const call = ev.callId ? { callId: ev.callId } : {};
+    if (ev.event === "PreToolUse") {
+      const d = await r.preTool({
+        tool: _SHELL,
+        input: { command: ev.command },
+        cwd: ev.cwd,
+        env: deps.env,
+        host: adapter.id,
+        resident: false,
+        ...call,
+      }, ctx);
+      if (d?.kind === "rewrite") deps.checkRecordable();
+      return { answer: adapter.preToolAnswer(d, ev), failure: null };
+    }
+    if (ev.event === "PostToolUse") {
+      const shell = ev.result?.kind === "shell";
+      const a = await r.postTool(
+        {
+          tool: shell ? _SHELL : ev.tool,
+          input: shell ? { command: ev.result!.command ?? "" } : ev.input,
+          output: undefined,
+          cwd: ev.cwd,
+          host: adapter.id,
+          ...(ev.result ? { result: ev.result } : {}),
+          ...call,
+        },
+        ctx,
+        POSTTOOL_CONTEXT_BUDGET,
+      );
+      return { answer: adapter.postToolAnswer(a, ev), failure: null };
+    }
+    return { answer: "", failure: null };
+  } catch (e) {
+    return { answer: "", failure: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 function _hosts(): Promise<typeof import("../hosts/hosts.ts")> {
