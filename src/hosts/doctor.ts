@@ -12,14 +12,23 @@ import type { HostId } from "./host.ts";
 import type { DoctorOptions, HostCheck, HostDoctor } from "./install.ts";
 
 /** The verdict on rtok's hook entries in a host's settings. */
-export interface HooksFinding {
-  /** True when there is anything of rtok's (or a file that could not be read) to report. */
-  readonly configured: boolean;
-  /** `ok`, `warn` or `FAIL`. */
-  readonly status: HostCheck["status"];
-  /** What was found, in one line. */
-  readonly detail: string;
-}
+export type HooksFinding =
+  & {
+    /** True when there is anything of rtok's (or a file that could not be read) to report. */
+    readonly configured: boolean;
+  }
+  & (
+    | {
+      /** `ok`, `warn` or `FAIL`: the `<host> hooks` line. */
+      readonly status: HostCheck["status"];
+      /** What was found, in one line. */
+      readonly detail: string;
+    }
+    | {
+      /** The host's own lines instead (Claude Code's: one per settings file, the rivals). */
+      readonly checks: readonly HostCheck[];
+    }
+  );
 
 /** What a host's doctor supplies. */
 export interface DoctorSpec {
@@ -38,7 +47,7 @@ export interface DoctorSpec {
    * A closer look at an installed version that is not the verified one (the host's own
    * reference of its hook format, say); `null` leaves the general warning.
    */
-  unverified?(installed: string): Promise<Pick<HooksFinding, "status" | "detail"> | null>;
+  unverified?(installed: string): Promise<Pick<HostCheck, "status" | "detail"> | null>;
 }
 
 /** The doctor that runs the shared check on `spec`. */
@@ -58,7 +67,9 @@ export async function checkHost(spec: DoctorSpec, opts: DoctorOptions): Promise<
   if (installed === null && !hooks.configured) return [];
   const { id } = HOSTS[spec.host];
   return [
-    { status: hooks.status, label: `${id} hooks`, detail: hooks.detail },
+    ...("checks" in hooks
+      ? hooks.checks
+      : [{ status: hooks.status, label: `${id} hooks`, detail: hooks.detail }]),
     { label: `${id} version`, ...await _version(spec, installed) },
   ];
 }

@@ -1,6 +1,6 @@
 /**
- * `rtok doctor`: what is installed, whether the hook answers, whether rtok can write its
- * state, and what else rewrites Bash commands. One check per line; exit 1 on any FAIL.
+ * `rtok doctor`: what is installed (each host's doctor, `src/hosts/<id>/doctor.ts`), whether
+ * the hook answers, whether rtok can write its state. One check per line; exit 1 on any FAIL.
  *
  * @module
  */
@@ -25,9 +25,10 @@ const _HOOK_TIMEOUT_MS = 5_000;
 const _USAGE = `Usage: rtok doctor
 
 Checks rtok's install: the version and how a shell reaches it, the Deno binary it runs on
-(a warning when that sits in npx's cache, which npm may clean), rtok's hooks in Claude Code's
-settings (user, project, project-local), whether the hook answers a PreToolUse probe, whether
-the store, archive and spool are writable, and other hooks that rewrite Bash commands.
+(a warning when that sits in npx's cache, which npm may clean), each host's hooks and its
+version against the one rtok was verified with (Claude Code's settings: user, project,
+project-local, and other hooks that rewrite Bash commands there), whether the hook answers a
+PreToolUse probe, and whether the store, archive and spool are writable.
 Prints one check per line (ok, warn, FAIL); exits 1 when any check fails.
 `;
 

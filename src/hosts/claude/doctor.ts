@@ -1,7 +1,8 @@
 /**
  * `rtok doctor` for Claude Code: its three settings files (the user's, the project's, the
  * project-local one), which of rtok's hook events each holds, and the other PreToolUse hooks on
- * Bash that race with rtok's (rival rewriters by name). Whether the installed hook answers is
+ * Bash that race with rtok's (rival rewriters by name), and `claude --version` against the
+ * verified release (the shared check in `../doctor.ts`). Whether the installed hook answers is
  * the doctor surface's check, over the files {@linkcode claudeSettingsFiles} reads.
  *
  * @module
@@ -17,7 +18,9 @@ import {
   parseSettings,
   settingsPaths,
 } from "../../claude/hooks_config.ts";
+import { hostDoctor } from "../doctor.ts";
 import type { DoctorOptions, HostCheck, HostDoctor } from "../install.ts";
+import { installedVersion } from "../shared.ts";
 
 /** One settings file as the doctor read it. */
 export interface SettingsFile {
@@ -159,11 +162,35 @@ export function preToolHooks(
   );
 }
 
-/** Claude Code's doctor: its settings files and the rivals in them. */
-export const DOCTOR: HostDoctor = {
-  async check(opts: DoctorOptions): Promise<HostCheck[]> {
-    const { files, failure } = await claudeSettingsFiles(opts.env, opts.cwd);
-    if (failure) return [failure, ...rivalChecks(files)];
-    return [...settingsChecks(files), ...rivalChecks(files)];
-  },
-};
+/** The installed Claude Code's version from `claude --version` on PATH, or `null`. */
+export function installedClaudeVersion(): Promise<string | null> {
+  return installedVersion("claude");
+}
+
+/** What the doctor reads besides files: the installed Claude Code's version. */
+export interface ClaudeDoctorDeps {
+  /** The installed `claude --version`, or `null` when none is found. */
+  readonly version?: () => Promise<string | null>;
+}
+
+/**
+ * Claude Code's doctor: its settings files and the rivals in them (always reported: it is the
+ * host `rtok init` installs into by default), and its version, through the shared check.
+ */
+export function claudeDoctor(deps: ClaudeDoctorDeps = {}): HostDoctor {
+  const version = deps.version ?? installedClaudeVersion;
+  return hostDoctor({
+    host: "claude",
+    // The three files are found again below: a home that cannot be found is a FAIL there.
+    config: () => "",
+    version: () => version(),
+    async hooks(_path, opts) {
+      const { files, failure } = await claudeSettingsFiles(opts.env, opts.cwd);
+      const checks = failure ? [failure] : settingsChecks(files);
+      return { configured: true, checks: [...checks, ...rivalChecks(files)] };
+    },
+  });
+}
+
+/** Claude Code's doctor. */
+export const DOCTOR: HostDoctor = claudeDoctor();

@@ -9,7 +9,7 @@
 import { joinPath } from "../../core/paths.ts";
 import { hostHookCommand } from "../shared.ts";
 import { type HooksFinding, hostDoctor } from "../doctor.ts";
-import type { DoctorOptions, HostDoctor } from "../install.ts";
+import type { DoctorOptions, HostCheck, HostDoctor } from "../install.ts";
 import {
   CONFIG_FILES,
   installedPlugin,
@@ -53,7 +53,7 @@ export async function installedOpenCode(path: string | undefined): Promise<strin
 // rtok's plugin in the config folder `dir`, as this rtok writes it, with every config parsing.
 function _hooks(dir: string, opts: DoctorOptions): Promise<HooksFinding> {
   const found = installedPlugin(dir);
-  const finding = (status: HooksFinding["status"], detail: string): HooksFinding => ({
+  const finding = (status: HostCheck["status"], detail: string): HooksFinding => ({
     configured: found !== null,
     status,
     detail,
