@@ -6,8 +6,10 @@
  * drive). A host's code lives in `src/hosts/<id>/`: `adapter.ts` (its hook protocol),
  * `install.ts` (`rtok init`) and `doctor.ts` (`rtok doctor`); each loads only when used.
  *
- * To add a host: one entry here, its folder of three modules, its hook-protocol probe in
- * `scripts/probe/`, and its end-to-end test.
+ * To add a host: its id in `HostId` (`host.ts`) and one entry here (the type checker then
+ * asks for every field), its folder of three modules, any new environment variable in the
+ * permission list (`src/core/permissions.ts`; `hosts_test.ts` fails until it is there), its
+ * hook-protocol probe in `scripts/probe/`, and its end-to-end test.
  *
  * @module
  */

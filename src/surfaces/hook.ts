@@ -31,6 +31,9 @@ import {
 /** The largest event the hook reads. */
 export { MAX_HOOK_INPUT };
 
+/** The host whose payloads are the plugins' own events, answered by {@linkcode answerClaudeHook}. */
+export const NATIVE_HOST = "claude";
+
 /** Chars of context the plugins may add to one event. */
 export const HOOK_CONTEXT_BUDGET: number = 4000;
 
@@ -86,7 +89,16 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
       const { tool, input, mode, callId } = ev;
       const resident = deps.resident ?? false;
       const decision = await r.preTool(
-        { tool, input, cwd, env: deps.env, mode, ...(callId ? { callId } : {}), resident },
+        {
+          tool,
+          input,
+          cwd,
+          env: deps.env,
+          mode,
+          host: NATIVE_HOST,
+          ...(callId ? { callId } : {}),
+          resident,
+        },
         ctx,
       );
       // A rewrite whose run could not be recorded would save tokens nobody can see: none.
@@ -105,7 +117,15 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
       }
       const result = "result" in read ? read.result : undefined;
       const a = await r.postTool(
-        { tool, input, output, cwd, ...(result ? { result } : {}), ...(callId ? { callId } : {}) },
+        {
+          tool,
+          input,
+          output,
+          cwd,
+          host: NATIVE_HOST,
+          ...(result ? { result } : {}),
+          ...(callId ? { callId } : {}),
+        },
         ctx,
         POSTTOOL_CONTEXT_BUDGET,
       );
@@ -282,9 +302,6 @@ export async function answerAndRecord(
   }
   return result.answer;
 }
-
-/** The host whose payloads are the plugins' own events, answered by {@linkcode answerClaudeHook}. */
-export const NATIVE_HOST = "claude";
 
 /**
  * How `host`'s hook events are answered: Claude Code's whole, by {@linkcode answerClaudeHook};
