@@ -2,6 +2,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { HOST_ENV, RTOK_ENV } from "../core/permissions.ts";
 import { NATIVE_HOST as HOOK_NATIVE_HOST } from "../surfaces/hook.ts";
 import { COMMAND_HOOK_HOSTS } from "./command_hook.ts";
+import { HELP } from "../surfaces/_help.ts";
 import {
   HOST_IDS,
   HOSTS,
@@ -51,4 +52,10 @@ Deno.test("the permission lists grant every variable a host's entry in HOSTS nam
 
 Deno.test("COMMAND_HOOK_HOSTS are the hosts whose HOSTS entry runs a command per call", () => {
   deepStrictEqual(COMMAND_HOOK_HOSTS, ["codex", "gemini", "copilot"]);
+});
+
+Deno.test("rtok's help lists the hook of every host in HOSTS, and no other", () => {
+  // The help is loaded by every command, the hook's included, so it is written out, not built.
+  const named = [...HELP.matchAll(/^ {2}rtok hook ([a-z|]+)/gm)].flatMap((m) => m[1].split("|"));
+  deepStrictEqual(new Set(named), new Set(HOST_IDS));
 });

@@ -186,10 +186,10 @@ Deno.test("codexPostToolAnswer blocks with rtok's text, the exit code kept for a
 
 Deno.test("ADAPTER is codex's", () => {
   strictEqual(ADAPTER.id, "codex");
-  strictEqual(ADAPTER.name, "Codex CLI");
+  strictEqual(ADAPTER.name, HOSTS.codex.name);
 });
 
-Deno.test("codexHookHash gives the trusted_hash Codex 0.171.0 accepted for a hook", async () => {
+Deno.test("codexHookHash gives the trusted_hash the verified Codex release accepted for a hook", async () => {
   const group = {
     matcher: "Bash",
     hooks: [{ type: "command", command: "/tmp/cxp/hook.sh post", timeout: 30 }],

@@ -260,8 +260,8 @@ Deno.test("INSTALLER.install leaves the user's other hooks files and settings by
     const settings = '// mine\n{ "theme": "dark", }\n';
     Deno.writeTextFileSync(`${home}/hooks/mine.json`, mine);
     Deno.writeTextFileSync(`${home}/settings.json`, settings);
-    await INSTALLER_FOR_TEST.install(_opts(home));
-    await INSTALLER_FOR_TEST.install(_opts(home, { uninstall: true }));
+    await INSTALLER.install(_opts(home));
+    await INSTALLER.install(_opts(home, { uninstall: true }));
     deepStrictEqual([...Deno.readDirSync(`${home}/hooks`)].map((e) => e.name), ["mine.json"]);
     strictEqual(Deno.readTextFileSync(`${home}/hooks/mine.json`), mine);
     strictEqual(Deno.readTextFileSync(`${home}/settings.json`), settings);
@@ -270,7 +270,6 @@ Deno.test("INSTALLER.install leaves the user's other hooks files and settings by
   }
 });
 
-const INSTALLER_FOR_TEST = INSTALLER;
 
 Deno.test("INSTALLER.install adds to a user's rtok.json and uninstall restores its bytes", async () => {
   const home = Deno.makeTempDirSync();
@@ -279,12 +278,12 @@ Deno.test("INSTALLER.install adds to a user's rtok.json and uninstall restores i
     const path = `${home}/hooks/rtok.json`;
     const original = '{"hooks":{"postToolUse":[{"type":"command","bash":"logger x"}]}}';
     Deno.writeTextFileSync(path, original);
-    const r = await INSTALLER_FOR_TEST.install(_opts(home));
+    const r = await INSTALLER.install(_opts(home));
     ok(r.notes.some((n) => n.startsWith("backed up ")), r.notes.join("\n"));
     const config = JSON.parse(Deno.readTextFileSync(path));
     strictEqual(config.hooks.postToolUse.length, 2);
     strictEqual(config.hooks.postToolUse[1].bash, "rtok hook copilot");
-    await INSTALLER_FOR_TEST.install(_opts(home, { uninstall: true }));
+    await INSTALLER.install(_opts(home, { uninstall: true }));
     strictEqual(Deno.readTextFileSync(path), original);
   } finally {
     Deno.removeSync(home, { recursive: true });
@@ -294,8 +293,8 @@ Deno.test("INSTALLER.install adds to a user's rtok.json and uninstall restores i
 Deno.test("INSTALLER.install replaces an rtok hook that runs another rtok", async () => {
   const home = Deno.makeTempDirSync();
   try {
-    await INSTALLER_FOR_TEST.install({ ..._opts(home), rtok: "/old/rtok" });
-    await INSTALLER_FOR_TEST.install(_opts(home));
+    await INSTALLER.install({ ..._opts(home), rtok: "/old/rtok" });
+    await INSTALLER.install(_opts(home));
     const config = JSON.parse(Deno.readTextFileSync(`${home}/hooks/rtok.json`));
     deepStrictEqual(config, copilotHooksConfig("rtok"));
   } finally {
@@ -311,7 +310,7 @@ Deno.test("INSTALLER.install leaves an unparsable rtok.json untouched, naming it
     const broken = '{\n  "hooks": {\n    "postToolUse": [,]\n  }\n}\n';
     Deno.writeTextFileSync(path, broken);
     for (const uninstall of [false, true]) {
-      await rejects(INSTALLER_FOR_TEST.install(_opts(home, { uninstall })), (e: Error) => {
+      await rejects(INSTALLER.install(_opts(home, { uninstall })), (e: Error) => {
         ok(e instanceof SyntaxError);
         ok(e.message.includes(`"${path}"`), e.message);
         ok(e.message.includes("line 3"), e.message);
@@ -357,7 +356,7 @@ Deno.test("copilotDoctor reports the hooks and the installed version against the
       "warn copilot hooks",
       "ok copilot version",
     ]);
-    await INSTALLER_FOR_TEST.install(_opts(home));
+    await INSTALLER.install(_opts(home));
     deepStrictEqual(await statuses(HOSTS.copilot.verifiedVersion), [
       "ok copilot hooks",
       "ok copilot version",
