@@ -1,14 +1,12 @@
 /**
  * The one doctor check every host's doctor feeds: where the host keeps rtok's hooks, the
  * verdict on the entries found there, and the installed CLI's version against the one rtok
- * was verified with (`HOSTS`). It says nothing of a host neither installed nor configured,
+ * was verified with (the host's `HOSTS` entry, which `rtok doctor` hands each doctor). It says nothing of a host neither installed nor configured,
  * and two lines (`<host> hooks`, `<host> version`) of any other.
  *
  * @module
  */
 
-import { HOSTS } from "./hosts.ts";
-import type { HostId } from "./host.ts";
 import type { DoctorOptions, HostCheck, HostDoctor } from "./install.ts";
 
 /** The verdict on rtok's hook entries in a host's settings. */
@@ -32,8 +30,6 @@ export type HooksFinding =
 
 /** What a host's doctor supplies. */
 export interface DoctorSpec {
-  /** The host. */
-  readonly host: HostId;
   /**
    * Where rtok's hooks live for `env` (a file or a folder). Throws when the host's home cannot
    * be found: then nothing is said of the host.
@@ -47,7 +43,10 @@ export interface DoctorSpec {
    * A closer look at an installed version that is not the verified one (the host's own
    * reference of its hook format, say); `null` leaves the general warning.
    */
-  unverified?(installed: string): Promise<Pick<HostCheck, "status" | "detail"> | null>;
+  unverified?(
+    installed: string,
+    opts: DoctorOptions,
+  ): Promise<Pick<HostCheck, "status" | "detail"> | null>;
 }
 
 /** The doctor that runs the shared check on `spec`. */
@@ -65,20 +64,21 @@ export async function checkHost(spec: DoctorSpec, opts: DoctorOptions): Promise<
   }
   const [installed, hooks] = await Promise.all([spec.version(opts), spec.hooks(path, opts)]);
   if (installed === null && !hooks.configured) return [];
-  const { id } = HOSTS[spec.host];
+  const { id } = opts.host;
   return [
     ...("checks" in hooks
       ? hooks.checks
       : [{ status: hooks.status, label: `${id} hooks`, detail: hooks.detail }]),
-    { label: `${id} version`, ...await _version(spec, installed) },
+    { label: `${id} version`, ...await _version(spec, opts, installed) },
   ];
 }
 
 async function _version(
   spec: DoctorSpec,
+  opts: DoctorOptions,
   installed: string | null,
 ): Promise<Pick<HostCheck, "status" | "detail">> {
-  const { name, bin, verifiedVersion } = HOSTS[spec.host];
+  const { name, bin, verifiedVersion } = opts.host;
   if (installed === null) {
     return {
       status: "warn",
@@ -92,7 +92,7 @@ async function _version(
       detail: `${name} ${installed}, the release rtok's hooks were verified with`,
     };
   }
-  return await spec.unverified?.(installed) ?? {
+  return await spec.unverified?.(installed, opts) ?? {
     status: "warn",
     detail: `${name} ${installed}; rtok's hooks were verified with ${verifiedVersion} only: ` +
       "check that a git log's output still comes back filtered",

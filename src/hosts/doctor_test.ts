@@ -2,11 +2,10 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkHost, type DoctorSpec, type HooksFinding } from "./doctor.ts";
 import { HOSTS } from "./hosts.ts";
 
-const _opts = { rtok: "rtok", env: { HOME: "/home/u" }, cwd: "/" };
+const _opts = { rtok: "rtok", env: { HOME: "/home/u" }, cwd: "/", host: HOSTS.codex };
 
 function _spec(version: string | null, hooks: HooksFinding, extra: Partial<DoctorSpec> = {}) {
   return {
-    host: "codex" as const,
     config: () => "/home/u/.codex",
     version: () => Promise.resolve(version),
     hooks: () => Promise.resolve(hooks),

@@ -15,63 +15,10 @@
  */
 
 import { lazyImport } from "../core/lazy.ts";
-import type { HostAdapter, HostId, NativeAdapter } from "./host.ts";
+import type { HostAdapter, HostId, HostInfo, InitOption, NativeAdapter } from "./host.ts";
 import type { HostDoctor, HostInstaller } from "./install.ts";
 
-export type { HostId };
-
-/** An option of `rtok init` that only some hosts take. */
-export type InitOption = "project" | "mcp" | "replace" | "serve";
-
-/** What rtok knows of one host. */
-export interface HostInfo {
-  /** The word `rtok hook <id>` takes. */
-  readonly id: HostId;
-  /** Its name, as a user knows it ("Codex CLI"). */
-  readonly name: string;
-  /** The CLI on PATH (`codex`). */
-  readonly bin: string;
-  /** The npm package its CLI ships in, which the end-to-end tests install. */
-  readonly npm: string;
-  /**
-   * The release whose hook format rtok was verified with (its probe in `scripts/probe/`); the
-   * end-to-end tests drive this release, and `rtok doctor` compares the installed one with it.
-   */
-  readonly verifiedVersion: string;
-  /** The environment variables that say where its settings live, besides HOME. */
-  readonly env: readonly string[];
-  /**
-   * True where the user's own permission rules are in files rtok reads (Claude Code's
-   * settings), so a rewrite may carry an allow those rules give.
-   */
-  readonly readsRules: boolean;
-  /**
-   * True where the host sends a call's PostToolUse to the resident server that answered its
-   * PreToolUse, so the server may watch a plain read-only call and filter it afterwards.
-   */
-  readonly watched: boolean;
-  /**
-   * True where the host stops waiting for a hook's HTTP answer after `rtok serve --timeout`
-   * (its hook timeout) and goes on with the raw output: an answer sent later reached no one.
-   */
-  readonly httpDeadline: boolean;
-  /**
-   * The options `rtok init` takes for it besides `--dry-run` and `--uninstall`: `project`
-   * (`--project`), `mcp` (`--mcp`), `replace` (`--replace`), `serve` (`--no-serve`).
-   */
-  readonly initOptions: readonly InitOption[];
-  /**
-   * True where the host runs a command per hook call, so rtok installs its script
-   * (`command_hook.ts`), which asks `rtok serve` first.
-   */
-  readonly commandHook: boolean;
-  /** Its hook protocol's module (`<id>/adapter.ts`, exporting `ADAPTER`). */
-  readonly adapter: () => URL;
-  /** Its installer's module (`<id>/install.ts`, exporting `INSTALLER`). */
-  readonly installer: () => URL;
-  /** Its doctor's module (`<id>/doctor.ts`, exporting `DOCTOR`). */
-  readonly doctor: () => URL;
-}
+export type { HostId, HostInfo, InitOption };
 
 // Literal URLs, so the module graph's readers (the layers test, the publisher) see each file.
 /** Every host, in the order the help lists them. */

@@ -8,6 +8,7 @@
  */
 
 import type { ServeTarget } from "../claude/hooks_config.ts";
+import type { HostInfo } from "./host.ts";
 
 /** What an installer can ask of rtok's resident server (`rtok serve`). */
 export interface ServerHooks {
@@ -84,8 +85,11 @@ export interface HostInstaller {
   install(opts: InstallOptions): Promise<InstallResult>;
 }
 
-/** What `rtok doctor` tells a host's doctor. */
-export type DoctorOptions = Pick<InstallOptions, "rtok" | "env" | "cwd">;
+/** What `rtok doctor` tells a host's doctor: the install's words and places, and the host. */
+export type DoctorOptions = Pick<InstallOptions, "rtok" | "env" | "cwd"> & {
+  /** What rtok knows of the host (`HOSTS[id]`): its name, CLI and verified version. */
+  readonly host: HostInfo;
+};
 
 /** A host's doctor. */
 export interface HostDoctor {

@@ -429,7 +429,8 @@ async function _hostChecks(
     try {
       if (HOSTS[id].commandHook) home ||= rtokHome();
       const doctor = await loadDoctor(id);
-      checks.push(...await doctor.check({ rtok: script.hostHookWords(id, home, rtok), env, cwd }));
+      const words = script.hostHookWords(id, home, rtok);
+      checks.push(...await doctor.check({ rtok: words, env, cwd, host: HOSTS[id] }));
     } catch (e) {
       checks.push({ status: "warn", label: id, detail: `not checked: ${(e as Error).message}` });
     }

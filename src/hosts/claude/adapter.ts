@@ -9,7 +9,6 @@
  */
 
 import type { NativeAdapter } from "../host.ts";
-import { HOSTS } from "../hosts.ts";
 
 /** Claude Code's adapter: the native protocol. */
-export const ADAPTER: NativeAdapter = { id: "claude", name: HOSTS.claude.name, native: true };
+export const ADAPTER: NativeAdapter = { id: "claude", native: true };

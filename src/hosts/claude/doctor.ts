@@ -180,7 +180,6 @@ export interface ClaudeDoctorDeps {
 export function claudeDoctor(deps: ClaudeDoctorDeps = {}): HostDoctor {
   const version = deps.version ?? installedClaudeVersion;
   return hostDoctor({
-    host: "claude",
     // The three files are found again below: a home that cannot be found is a FAIL there.
     config: () => "",
     version: () => version(),

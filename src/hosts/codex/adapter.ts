@@ -20,7 +20,6 @@ import type { PostToolAnswer, PreToolDecision } from "../../core/plugin.ts";
 import type { ToolResult } from "../../core/tool_result.ts";
 import { isObject } from "../shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "../host.ts";
-import { HOSTS } from "../hosts.ts";
 
 /** The tool name Codex's hooks give its shell tool (and the matcher rtok installs). */
 export const CODEX_SHELL_TOOL: string = "Bash";
@@ -192,7 +191,6 @@ export function codexPostToolAnswer(
 /** The hook protocol. */
 export const ADAPTER: HostAdapter = {
   id: "codex",
-  name: HOSTS.codex.name,
   readEvent: readCodexEvent,
   preToolAnswer: (d) => codexPreToolAnswer(d),
   postToolAnswer: codexPostToolAnswer,

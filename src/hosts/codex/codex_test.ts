@@ -186,7 +186,6 @@ Deno.test("codexPostToolAnswer blocks with rtok's text, the exit code kept for a
 
 Deno.test("ADAPTER is codex's", () => {
   strictEqual(ADAPTER.id, "codex");
-  strictEqual(ADAPTER.name, HOSTS.codex.name);
 });
 
 Deno.test("codexHookHash gives the trusted_hash the verified Codex release accepted for a hook", async () => {
@@ -234,6 +233,7 @@ function _opts(home: string, extra: { uninstall?: boolean; dryRun?: boolean } = 
   return {
     rtok: "rtok",
     env: { CODEX_HOME: home, HOME: "/nonexistent" },
+    host: HOSTS.codex,
     cwd: "/",
     uninstall: false,
     dryRun: false,

@@ -123,7 +123,7 @@ export interface CodexDoctorDeps {
 /** What Codex's doctor supplies to the shared check, its version probe `deps.version`. */
 export function codexDoctorSpec(deps: CodexDoctorDeps = {}): DoctorSpec {
   const version = deps.version ?? installedCodexVersion;
-  return { host: "codex", config: codexHome, version: () => version(), hooks: _hooks };
+  return { config: codexHome, version: () => version(), hooks: _hooks };
 }
 
 /** A doctor whose version probe is `deps.version` (`codex --version` by default). */

@@ -16,7 +16,6 @@ import type { PostToolAnswer, PreToolDecision } from "../../core/plugin.ts";
 import type { ToolResult } from "../../core/tool_result.ts";
 import { isObject } from "../shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "../host.ts";
-import { HOSTS } from "../hosts.ts";
 
 /** Copilot's name for its shell tool. */
 export const COPILOT_SHELL_TOOL = "bash";
@@ -148,7 +147,6 @@ export function copilotPostToolAnswer(
 /** The hook protocol. */
 export const ADAPTER: HostAdapter = {
   id: "copilot",
-  name: HOSTS.copilot.name,
   readEvent: readCopilotEvent,
   preToolAnswer: (d) => copilotPreToolAnswer(d),
   postToolAnswer: copilotPostToolAnswer,

@@ -270,7 +270,6 @@ Deno.test("INSTALLER.install leaves the user's other hooks files and settings by
   }
 });
 
-
 Deno.test("INSTALLER.install adds to a user's rtok.json and uninstall restores its bytes", async () => {
   const home = Deno.makeTempDirSync();
   try {
@@ -330,6 +329,7 @@ Deno.test("copilotDoctor says nothing when Copilot is neither installed nor conf
   try {
     deepStrictEqual(
       await copilotDoctor({ version: () => Promise.resolve(null) }).check({
+        host: HOSTS.copilot,
         rtok: "rtok",
         env: _opts(home).env,
         cwd: "/",
@@ -345,6 +345,7 @@ Deno.test("copilotDoctor reports the hooks and the installed version against the
   const home = Deno.makeTempDirSync();
   const doctor = (version: string | null) =>
     copilotDoctor({ version: () => Promise.resolve(version) }).check({
+      host: HOSTS.copilot,
       rtok: "rtok",
       env: _opts(home).env,
       cwd: "/",

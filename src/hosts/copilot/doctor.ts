@@ -75,7 +75,6 @@ export interface CopilotDoctorDeps {
 export function copilotDoctor(deps: CopilotDoctorDeps = {}): HostDoctor {
   const version = deps.version ?? installedCopilotVersion;
   return hostDoctor({
-    host: "copilot",
     config: (env) => `${copilotHome(env)}/hooks/${COPILOT_HOOKS_FILE}`,
     version: () => version(),
     hooks: _hooks,

@@ -16,7 +16,6 @@ import type { PostToolAnswer, PreToolDecision } from "../../core/plugin.ts";
 import { joinPath } from "../../core/paths.ts";
 import { isObject } from "../shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "../host.ts";
-import { HOSTS } from "../hosts.ts";
 
 /** Gemini CLI's name for its shell tool. */
 export const GEMINI_SHELL_TOOL = "run_shell_command";
@@ -97,7 +96,6 @@ function _preToolAnswer(
 /** Gemini CLI's hook protocol. */
 export const ADAPTER: HostAdapter = {
   id: "gemini",
-  name: HOSTS.gemini.name,
   readEvent: _readEvent,
   preToolAnswer: _preToolAnswer,
   // A successful result cannot be replaced (a `deny` reaches the model as an error): nothing.

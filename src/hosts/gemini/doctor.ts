@@ -9,8 +9,7 @@
 
 import { joinPath, parentDir } from "../../core/paths.ts";
 import { isObject } from "../shared.ts";
-import { type HooksFinding, hostDoctor } from "../doctor.ts";
-import { HOSTS } from "../hosts.ts";
+import { checkHost, type HooksFinding } from "../doctor.ts";
 import type { DoctorOptions, HostDoctor } from "../install.ts";
 import { GEMINI_HOOK_EVENTS, geminiSettingsPath } from "./adapter.ts";
 import { geminiHookGroup, isRtokGeminiHook, readGeminiSettings } from "./install.ts";
@@ -23,8 +22,8 @@ export interface InstalledGemini {
   readonly reference: string | null;
 }
 
-/** The `gemini` on PATH, read from its npm package; `null` when there is none. */
-export async function installedGemini(): Promise<InstalledGemini | null> {
+/** The `gemini` on PATH, read from its npm package (`npm`); `null` when there is none. */
+export async function installedGemini(npm: string): Promise<InstalledGemini | null> {
   const path = Deno.env.get("PATH") ?? "";
   for (const dir of path.split(":")) {
     if (!dir) continue;
@@ -38,7 +37,7 @@ export async function installedGemini(): Promise<InstalledGemini | null> {
     const pkg = parentDir(parentDir(real));
     try {
       const meta = JSON.parse(await Deno.readTextFile(joinPath(pkg, "package.json")));
-      if (meta.name !== HOSTS.gemini.npm || typeof meta.version !== "string") continue;
+      if (meta.name !== npm || typeof meta.version !== "string") continue;
       const reference = await Deno.readTextFile(
         joinPath(pkg, "bundle/docs/hooks/reference.md"),
       ).catch(() => null);
@@ -107,39 +106,38 @@ async function _hooks(path: string, opts: DoctorOptions): Promise<HooksFinding> 
 
 /** Gemini CLI's doctor, reading the installed release with `installed`. */
 export function geminiDoctor(
-  installed: () => Promise<InstalledGemini | null> = installedGemini,
+  installed: (npm: string) => Promise<InstalledGemini | null> = installedGemini,
 ): HostDoctor {
-  // One read of the package serves both the version and, for another release, its reference.
-  let found: Promise<InstalledGemini | null> | null = null;
-  const read = () => found ??= installed();
-  return hostDoctor({
-    host: "gemini",
-    config: geminiSettingsPath,
-    version: async () => (await read())?.version ?? null,
-    hooks: _hooks,
-    async unverified(version) {
-      const reference = (await read())?.reference ?? null;
-      const verified = HOSTS.gemini.verifiedVersion;
-      const missing = reference === null
-        ? null
-        : GEMINI_FORMAT_MARKERS.filter((m) => !reference.includes(m));
-      return missing && missing.length
-        ? {
-          status: "FAIL",
-          detail: `${version}: its hooks reference no longer names ${missing.join(", ")}; ` +
-            `rtok was verified with ${verified}`,
-        }
-        : {
-          status: "warn",
-          detail: `${version}, not the verified ${verified}: the hook format ` +
-            (missing ? "reads the same but is unverified" : "could not be checked"),
-        };
+  return {
+    check(opts) {
+      // One read of the package serves both the version and, for another release, its reference.
+      const found = installed(opts.host.npm);
+      return checkHost({
+        config: geminiSettingsPath,
+        version: async () => (await found)?.version ?? null,
+        hooks: _hooks,
+        async unverified(version) {
+          const reference = (await found)?.reference ?? null;
+          const verified = opts.host.verifiedVersion;
+          const missing = reference === null
+            ? null
+            : GEMINI_FORMAT_MARKERS.filter((m) => !reference.includes(m));
+          return missing && missing.length
+            ? {
+              status: "FAIL",
+              detail: `${version}: its hooks reference no longer names ${missing.join(", ")}; ` +
+                `rtok was verified with ${verified}`,
+            }
+            : {
+              status: "warn",
+              detail: `${version}, not the verified ${verified}: the hook format ` +
+                (missing ? "reads the same but is unverified" : "could not be checked"),
+            };
+        },
+      }, opts);
     },
-  });
+  };
 }
 
 /** Gemini CLI's doctor. */
-export const DOCTOR: HostDoctor = {
-  // A fresh read of the installed package on each check.
-  check: (opts) => geminiDoctor().check(opts),
-};
+export const DOCTOR: HostDoctor = geminiDoctor();

@@ -3,6 +3,7 @@ import { ADAPTER, geminiSettingsPath, geminiShellRules } from "./adapter.ts";
 import { DOCTOR } from "./doctor.ts";
 import { geminiHookGroup, INSTALLER, isRtokGeminiHook } from "./install.ts";
 import type { HostEvent } from "../host.ts";
+import { HOSTS } from "../hosts.ts";
 
 const _enc = (v: unknown) =>
   new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
@@ -233,9 +234,12 @@ Deno.test("DOCTOR.check is silent with no Gemini CLI and no settings, and checks
   const path = Deno.env.get("PATH");
   Deno.env.set("PATH", "/nonexistent");
   try {
-    deepStrictEqual(await DOCTOR.check({ rtok: "rtok", env: h.env, cwd: "/" }), []);
+    deepStrictEqual(
+      await DOCTOR.check({ host: HOSTS.gemini, rtok: "rtok", env: h.env, cwd: "/" }),
+      [],
+    );
     await INSTALLER.install(_opts(h.env, {}));
-    const checks = await DOCTOR.check({ rtok: "rtok", env: h.env, cwd: "/" });
+    const checks = await DOCTOR.check({ host: HOSTS.gemini, rtok: "rtok", env: h.env, cwd: "/" });
     deepStrictEqual(checks.map((c) => [c.label, c.status]), [
       ["gemini hooks", "ok"],
       ["gemini version", "warn"],
@@ -244,7 +248,7 @@ Deno.test("DOCTOR.check is silent with no Gemini CLI and no settings, and checks
     s.hooks.AfterTool[0].hooks[0].timeout = 10;
     s.hooksConfig = { enabled: false };
     Deno.writeTextFileSync(h.path, JSON.stringify(s));
-    const [hooks] = await DOCTOR.check({ rtok: "rtok", env: h.env, cwd: "/" });
+    const [hooks] = await DOCTOR.check({ host: HOSTS.gemini, rtok: "rtok", env: h.env, cwd: "/" });
     strictEqual(hooks.status, "FAIL");
     ok(hooks.detail.includes("AfterTool"), hooks.detail);
   } finally {

@@ -15,7 +15,6 @@ import type { ToolResult } from "../../core/tool_result.ts";
 import { joinPath } from "../../core/paths.ts";
 import { isObject } from "../shared.ts";
 import { type HostAdapter, type HostEvent, readJsonObject } from "../host.ts";
-import { HOSTS } from "../hosts.ts";
 
 /** The event the plugin sends for a finished tool call. */
 export const AFTER_EVENT = "tool.execute.after";
@@ -92,7 +91,6 @@ export function openCodePostAnswer(
 /** The hook protocol of rtok's OpenCode plugin. */
 export const ADAPTER: HostAdapter = {
   id: "opencode",
-  name: HOSTS.opencode.name,
   readEvent: readOpenCodeEvent,
   // No rewrite: the plugin never asks (see the module's note on OpenCode's permission check).
   preToolAnswer: () => "",

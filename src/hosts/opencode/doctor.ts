@@ -85,7 +85,6 @@ function _hooks(dir: string, opts: DoctorOptions): Promise<HooksFinding> {
 
 /** OpenCode's doctor. */
 export const DOCTOR: HostDoctor = hostDoctor({
-  host: "opencode",
   config: openCodeConfigDir,
   version: (opts) => installedOpenCode(opts.env.PATH ?? Deno.env.get("PATH")),
   hooks: _hooks,

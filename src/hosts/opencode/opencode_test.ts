@@ -261,7 +261,12 @@ Deno.test("INSTALLER.install refuses a config that does not parse, naming it and
 Deno.test("DOCTOR.check says nothing of an OpenCode neither installed nor configured", async () => {
   using tmp = tempDir();
   deepStrictEqual(
-    await DOCTOR.check({ rtok: "rtok", env: { HOME: tmp.path, PATH: "" }, cwd: tmp.path }),
+    await DOCTOR.check({
+      host: HOSTS.opencode,
+      rtok: "rtok",
+      env: { HOME: tmp.path, PATH: "" },
+      cwd: tmp.path,
+    }),
     [],
   );
 });
@@ -276,23 +281,23 @@ Deno.test("DOCTOR.check reports the plugin, its command and the OpenCode version
   };
   const env = { XDG_CONFIG_HOME: tmp.path, PATH: bin };
   fake(HOSTS.opencode.verifiedVersion);
-  let checks = await DOCTOR.check({ rtok: "rtok", env, cwd: tmp.path });
+  let checks = await DOCTOR.check({ host: HOSTS.opencode, rtok: "rtok", env, cwd: tmp.path });
   deepStrictEqual(checks.map((c) => c.status), ["warn", "ok"]);
   ok(checks[0].detail.includes("not installed"), checks[0].detail);
 
   await INSTALLER.install(opts(env));
-  checks = await DOCTOR.check({ rtok: "rtok", env, cwd: tmp.path });
+  checks = await DOCTOR.check({ host: HOSTS.opencode, rtok: "rtok", env, cwd: tmp.path });
   deepStrictEqual(checks.map((c) => c.status), ["ok", "ok"], JSON.stringify(checks));
 
   fake("9.0.0");
-  checks = await DOCTOR.check({ rtok: "/other/rtok", env, cwd: tmp.path });
+  checks = await DOCTOR.check({ host: HOSTS.opencode, rtok: "/other/rtok", env, cwd: tmp.path });
   deepStrictEqual(checks.map((c) => c.status), ["warn", "warn"], JSON.stringify(checks));
   ok(checks[1].detail.includes(HOSTS.opencode.verifiedVersion), checks[1].detail);
   ok(checks[0].detail.includes("rtok hook opencode"), checks[0].detail);
 
   fake(HOSTS.opencode.verifiedVersion);
   Deno.writeTextFileSync(`${tmp.path}/opencode/opencode.json`, '{"a" 1}');
-  checks = await DOCTOR.check({ rtok: "rtok", env, cwd: tmp.path });
+  checks = await DOCTOR.check({ host: HOSTS.opencode, rtok: "rtok", env, cwd: tmp.path });
   strictEqual(checks[0].status, "FAIL", JSON.stringify(checks));
   ok(checks[0].detail.includes("opencode.json line 1"), checks[0].detail);
 });
