@@ -6,9 +6,10 @@
  */
 
 import { npmCli, type Recorded, run } from "./_helpers.ts";
+import { HOSTS } from "../src/hosts/hosts.ts";
 
 /** The Claude Code release the end-to-end tests run. */
-export const CLAUDE_CODE_VERSION = "2.1.332";
+export const CLAUDE_CODE_VERSION: string = HOSTS.claude.verifiedVersion;
 
 /**
  * The `claude` binary, installed from npm into a cache directory on first use (a few
@@ -16,11 +17,11 @@ export const CLAUDE_CODE_VERSION = "2.1.332";
  */
 export function claudeBinary(): Promise<string> {
   return npmCli(
-    "Claude Code",
+    HOSTS.claude.name,
     "claude-code",
-    "@anthropic-ai/claude-code",
+    HOSTS.claude.npm,
     CLAUDE_CODE_VERSION,
-    "claude",
+    HOSTS.claude.bin,
   );
 }
 

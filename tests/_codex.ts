@@ -7,9 +7,10 @@
  */
 
 import { npmCli, npmCliCache, type Recorded, run } from "./_helpers.ts";
+import { HOSTS } from "../src/hosts/hosts.ts";
 
 /** The Codex CLI release the end-to-end tests run (the one `scripts/probe/codex.md` verified). */
-export const CODEX_VERSION = "0.171.0";
+export const CODEX_VERSION: string = HOSTS.codex.verifiedVersion;
 
 /** The cache directory the pinned release is installed into. */
 export function codexCache(): string {
@@ -21,7 +22,7 @@ export function codexCache(): string {
  * seconds; the npm registry must be reachable).
  */
 export function codexBinary(): Promise<string> {
-  return npmCli("Codex CLI", "codex", "@openai/codex", CODEX_VERSION, "codex");
+  return npmCli(HOSTS.codex.name, "codex", HOSTS.codex.npm, CODEX_VERSION, HOSTS.codex.bin);
 }
 
 /** One request the stand-in received. */

@@ -7,9 +7,10 @@
  */
 
 import { npmCli, npmCliCache, type Recorded, run } from "./_helpers.ts";
+import { HOSTS } from "../src/hosts/hosts.ts";
 
 /** The Copilot CLI release the end-to-end tests run (the one `scripts/probe/copilot.md` verified). */
-export const COPILOT_VERSION = "1.0.102";
+export const COPILOT_VERSION: string = HOSTS.copilot.verifiedVersion;
 
 /** The cache directory the pinned release is installed into. */
 export function copilotCache(): string {
@@ -21,7 +22,13 @@ export function copilotCache(): string {
  * seconds; the npm registry must be reachable).
  */
 export function copilotBinary(): Promise<string> {
-  return npmCli("Copilot CLI", "copilot", "@github/copilot", COPILOT_VERSION, "copilot");
+  return npmCli(
+    HOSTS.copilot.name,
+    "copilot",
+    HOSTS.copilot.npm,
+    COPILOT_VERSION,
+    HOSTS.copilot.bin,
+  );
 }
 
 /** One request the stand-in received. */

@@ -6,16 +6,23 @@
  */
 
 import { npmCli, run } from "./_helpers.ts";
+import { HOSTS } from "../src/hosts/hosts.ts";
 
 /** The Gemini CLI release the end-to-end tests run (the one rtok's hooks were verified with). */
-export const GEMINI_CLI_VERSION = "0.61.0";
+export const GEMINI_CLI_VERSION: string = HOSTS.gemini.verifiedVersion;
 
 /**
  * The `gemini` launcher, installed from npm into a cache directory on first use (a few
  * seconds; the npm registry must be reachable).
  */
 export function geminiBinary(): Promise<string> {
-  return npmCli("Gemini CLI", "gemini-cli", "@google/gemini-cli", GEMINI_CLI_VERSION, "gemini");
+  return npmCli(
+    HOSTS.gemini.name,
+    "gemini-cli",
+    HOSTS.gemini.npm,
+    GEMINI_CLI_VERSION,
+    HOSTS.gemini.bin,
+  );
 }
 
 /** One request the stand-in received. */

@@ -9,9 +9,10 @@
  */
 
 import { npmCli, run } from "./_helpers.ts";
+import { HOSTS } from "../src/hosts/hosts.ts";
 
 /** The OpenCode release the end-to-end tests run (the one `scripts/probe/opencode.md` verified). */
-export const OPENCODE_VERSION = "1.18.33";
+export const OPENCODE_VERSION: string = HOSTS.opencode.verifiedVersion;
 
 /** The model id the stand-in's provider offers. */
 export const OPENCODE_MODEL = "rtoklab/lab-model";
@@ -21,7 +22,13 @@ export const OPENCODE_MODEL = "rtoklab/lab-model";
  * seconds; the npm registry must be reachable).
  */
 export function opencodeBinary(): Promise<string> {
-  return npmCli("OpenCode", "opencode", "opencode-ai", OPENCODE_VERSION, "opencode");
+  return npmCli(
+    HOSTS.opencode.name,
+    "opencode",
+    HOSTS.opencode.npm,
+    OPENCODE_VERSION,
+    HOSTS.opencode.bin,
+  );
 }
 
 /** One request the stand-in received. */

@@ -1,9 +1,10 @@
 import { deepStrictEqual, match, strictEqual } from "node:assert/strict";
-import { HOST_IDS } from "../src/hosts/hosts.ts";
+import { HOST_IDS, NATIVE_HOST } from "../src/hosts/hosts.ts";
 import { failureRows, rtok, tempDir } from "./_helpers.ts";
 
 Deno.test("rtok hook <host> answers a payload of an unknown shape with nothing, exit 0, one failures row", async (t) => {
-  for (const host of HOST_IDS) {
+  // Each adapter's message names its host; Claude Code's (the native protocol) is hook_test's.
+  for (const host of HOST_IDS.filter((id) => id !== NATIVE_HOST)) {
     await t.step(host, async () => {
       using tmp = tempDir();
       const home = `${tmp.path}/rtok`;

@@ -18,12 +18,13 @@ import { joinPath } from "../core/paths.ts";
 import { quoteWord } from "../core/shell.ts";
 import { onPath } from "../core/self.ts";
 import type { HostId } from "./host.ts";
+import { HOST_IDS, HOSTS } from "./hosts.ts";
 
 /** The script's file name inside `$RTOK_HOME`. */
 export const COMMAND_HOOK_FILE = "rtok_hook.sh";
 
 /** The hosts whose hooks are commands run per call, installed through the script. */
-export const COMMAND_HOOK_HOSTS: readonly HostId[] = ["codex", "gemini", "copilot"];
+export const COMMAND_HOOK_HOSTS: readonly HostId[] = HOST_IDS.filter((id) => HOSTS[id].commandHook);
 
 /** The script's first line after the interpreter line: it marks the file as rtok's. */
 export const COMMAND_HOOK_MARK = "# rtok: command hook written by `rtok init --host`.";

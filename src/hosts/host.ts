@@ -1,9 +1,9 @@
 /**
- * What an agent host other than Claude Code is to rtok: a thin adapter that reads the host's
- * hook payloads into one host-neutral event and writes the shared handlers' answers back in
- * the host's own shape. The handlers are the ones `rtok hook claude` uses (the plugins'
- * `preTool` and `postTool`); only the shapes differ. Each host's adapter lives in its own
- * module beside this one and is listed in `hosts.ts`.
+ * What an agent host is to rtok's hook: a thin adapter that reads the host's hook payloads
+ * into one host-neutral event and writes the shared handlers' answers back in the host's own
+ * shape. The handlers are the ones `rtok hook claude` uses (the plugins' `preTool` and
+ * `postTool`); only the shapes differ. Claude Code's adapter is the native one: its payloads
+ * are the plugins' own events. Each host's adapter is `<id>/adapter.ts`, listed in `hosts.ts`.
  *
  * @module
  */
@@ -11,8 +11,61 @@
 import type { PostToolAnswer, PreToolDecision } from "../core/plugin.ts";
 import type { ToolResult } from "../core/tool_result.ts";
 
-/** The hosts besides Claude Code that rtok installs into. */
-export type HostId = "codex" | "gemini" | "copilot" | "opencode";
+/** The hosts rtok knows, by the word `rtok hook <host>` and `rtok init --host` take. */
+export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot";
+
+/** An option of `rtok init` that only some hosts take. */
+export type InitOption = "project" | "mcp" | "replace" | "serve";
+
+/** What rtok knows of one host. */
+export interface HostInfo {
+  /** The word `rtok hook <id>` takes. */
+  readonly id: HostId;
+  /** Its name, as a user knows it ("Codex CLI"). */
+  readonly name: string;
+  /** The CLI on PATH (`codex`). */
+  readonly bin: string;
+  /** The npm package its CLI ships in, which the end-to-end tests install. */
+  readonly npm: string;
+  /**
+   * The release whose hook format rtok was verified with (its probe in `scripts/probe/`); the
+   * end-to-end tests drive this release, and `rtok doctor` compares the installed one with it.
+   */
+  readonly verifiedVersion: string;
+  /** The environment variables that say where its settings live, besides HOME. */
+  readonly env: readonly string[];
+  /**
+   * True where the user's own permission rules are in files rtok reads (Claude Code's
+   * settings), so a rewrite may carry an allow those rules give.
+   */
+  readonly readsRules: boolean;
+  /**
+   * True where the host sends a call's PostToolUse to the resident server that answered its
+   * PreToolUse, so the server may watch a plain read-only call and filter it afterwards.
+   */
+  readonly watched: boolean;
+  /**
+   * True where the host stops waiting for a hook's HTTP answer after `rtok serve --timeout`
+   * (its hook timeout) and goes on with the raw output: an answer sent later reached no one.
+   */
+  readonly httpDeadline: boolean;
+  /**
+   * The options `rtok init` takes for it besides `--dry-run` and `--uninstall`: `project`
+   * (`--project`), `mcp` (`--mcp`), `replace` (`--replace`), `serve` (`--no-serve`).
+   */
+  readonly initOptions: readonly InitOption[];
+  /**
+   * True where the host runs a command per hook call, so rtok installs its script
+   * (`command_hook.ts`), which asks `rtok serve` first.
+   */
+  readonly commandHook: boolean;
+  /** Its hook protocol's module (`<id>/adapter.ts`, exporting `ADAPTER`). */
+  readonly adapter: () => URL;
+  /** Its installer's module (`<id>/install.ts`, exporting `INSTALLER`). */
+  readonly installer: () => URL;
+  /** Its doctor's module (`<id>/doctor.ts`, exporting `DOCTOR`). */
+  readonly doctor: () => URL;
+}
 
 /** The fields every event carries. */
 interface _Envelope {
@@ -51,12 +104,22 @@ export type HostEvent =
     readonly name: string;
   };
 
-/** A host's hook protocol. */
-export interface HostAdapter {
+/**
+ * The adapter of the host whose payloads are the plugins' own events (Claude Code's: every
+ * hook event rtok's plugins answer, with its permission mode, transcript and tool output in
+ * the tool's own shape): `rtok hook <id>` answers them whole, with no mapping.
+ */
+export interface NativeAdapter {
   /** The host. */
   readonly id: HostId;
-  /** Its name, as a user knows it ("Codex CLI"). */
-  readonly name: string;
+  /** Marks the native protocol. */
+  readonly native: true;
+}
+
+/** A host's hook protocol, mapped onto the plugins' events. */
+export interface HostAdapter {
+  /** The host (its name and the rest of what rtok knows of it: `HOSTS[id]`). */
+  readonly id: HostId;
   /**
    * Reads one event (the hook's stdin). Throws a `TypeError` with a one-line message naming
    * what was wrong for a payload of a shape it does not know; the hook then answers nothing

@@ -1,22 +1,15 @@
 /**
- * `rtok doctor`: what is installed, whether the hook answers, whether rtok can write its
- * state, and what else rewrites Bash commands. One check per line; exit 1 on any FAIL.
+ * `rtok doctor`: what is installed (each host's doctor, `src/hosts/<id>/doctor.ts`), whether
+ * the hook answers, whether rtok can write its state. One check per line; exit 1 on any FAIL.
  *
  * @module
  */
 
-import { HOOK_EVENTS } from "../claude/hook_protocol.ts";
 import { runCaptured } from "../core/spawn.ts";
 import { joinPath, parentDir, pathExists } from "../core/paths.ts";
-import {
-  isRivalRewriter,
-  isRtokListed,
-  type ListedHook,
-  listHooks,
-  matcherMatchesBash,
-  parseSettings,
-  settingsPaths,
-} from "../claude/hooks_config.ts";
+import { isRtokListed, type ListedHook } from "../claude/hooks_config.ts";
+import { claudeSettingsFiles, preToolHooks } from "../hosts/claude/doctor.ts";
+import { hostEnv } from "../hosts/hosts.ts";
 import { rtokHome } from "../core/config.ts";
 import { inNpxCache, lastingDenoAdvice, onPath, rtokInvocation } from "../core/self.ts";
 import { spoolPath } from "../core/spool.ts";
@@ -32,9 +25,10 @@ const _HOOK_TIMEOUT_MS = 5_000;
 const _USAGE = `Usage: rtok doctor
 
 Checks rtok's install: the version and how a shell reaches it, the Deno binary it runs on
-(a warning when that sits in npx's cache, which npm may clean), rtok's hooks in Claude Code's
-settings (user, project, project-local), whether the hook answers a PreToolUse probe, whether
-the store, archive and spool are writable, and other hooks that rewrite Bash commands.
+(a warning when that sits in npx's cache, which npm may clean), each host's hooks and its
+version against the one rtok was verified with (Claude Code's settings: user, project,
+project-local, and other hooks that rewrite Bash commands there), whether the hook answers a
+PreToolUse probe, and whether the store, archive and spool are writable.
 Prints one check per line (ok, warn, FAIL); exits 1 when any check fails.
 `;
 
@@ -44,15 +38,6 @@ interface _Check {
   readonly status: _Status;
   readonly label: string;
   readonly detail: string;
-}
-
-interface _File {
-  readonly label: string;
-  readonly path: string;
-  /** The hooks it holds; `null` when the file is absent or unreadable. */
-  readonly hooks: ListedHook[] | null;
-  /** What to report before its hooks: absent, unreadable, hooks disabled. */
-  readonly notes: readonly _Check[];
 }
 
 /** Runs `rtok doctor`; returns 1 when any check fails. */
@@ -90,33 +75,12 @@ export async function main(args: readonly string[]): Promise<number> {
     add("warn", "path", `rtok is not on PATH; hooks and rewrites name it by path instead`);
   }
 
-  const files = await _settingsFiles(cwd, add);
-  const installedIn = files.filter((f) => f.hooks?.some((h) => isRtokListed(h)));
-  for (const f of files) {
-    checks.push(...f.notes);
-    const hooks = f.hooks;
-    if (hooks === null) continue;
-    const events = HOOK_EVENTS.map((e) => e.event).filter((event) =>
-      hooks.some((h) => h.event === event && isRtokListed(h))
-    );
-    if (events.length === 0) {
-      if (installedIn.length > 0) {
-        add("ok", f.label, `${f.path}: no rtok hooks (installed in ${installedIn[0].path})`);
-      } else add("warn", f.label, `${f.path}: not installed (run rtok init)`);
-      continue;
-    }
-    const missing = HOOK_EVENTS.map((e) => e.event).filter((e) => !events.includes(e));
-    add("ok", f.label, `${f.path}: rtok hooks on ${events.join(", ")}`);
-    if (missing.length > 0) {
-      add("warn", f.label, `${f.path}: no rtok hook on ${missing.join(", ")} (run rtok init)`);
-    }
-  }
-
-  const pre = files.flatMap((f) =>
-    (f.hooks ?? []).filter((h) =>
-      h.event === "PreToolUse" && matcherMatchesBash(h.matcher) && isRtokListed(h)
-    ).map((h) => ({ file: f, hook: h }))
-  );
+  const env = hostEnv();
+  // Each host's doctor: where its hooks are and whether they will run, and its version.
+  checks.push(...await _hostChecks(invocation, env, cwd));
+  // The hook Claude Code runs before a Bash call, run here on a probe, and the files it is in.
+  const { files } = await claudeSettingsFiles(env, cwd);
+  const pre = preToolHooks(files);
   if (pre.length === 0) {
     add("FAIL", "installed", "the hook is not installed: run rtok init");
     add("warn", "hook answers", "not run: no PreToolUse hook to run");
@@ -141,8 +105,7 @@ export async function main(args: readonly string[]): Promise<number> {
   checks.push(..._stateChecks());
   checks.push(await _serverCheck());
   checks.push(..._serverHooksCheck(files));
-  checks.push(..._rivals(files));
-  checks.push(...await _hostChecks(invocation, cwd));
+  checks.push(...await _commandHookCheck(invocation, checks));
 
   const width = Math.max(...checks.map((c) => c.label.length));
   const lines = checks.map((c) => `${c.status.padEnd(4)} ${c.label.padEnd(width)}  ${c.detail}`);
@@ -150,66 +113,6 @@ export async function main(args: readonly string[]): Promise<number> {
   lines.push(`${count("ok")} ok, ${count("warn")} warn, ${count("FAIL")} FAIL`);
   await print(lines.join("\n") + "\n");
   return count("FAIL") > 0 ? 1 : 0;
-}
-
-/** Reads the user, project and project-local settings; reports each one's presence. */
-async function _settingsFiles(
-  cwd: string,
-  add: (status: _Status, label: string, detail: string) => void,
-): Promise<_File[]> {
-  let paths;
-  try {
-    paths = settingsPaths({
-      home: Deno.env.get("HOME"),
-      claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR"),
-    }, cwd);
-  } catch (e) {
-    add("FAIL", "settings", (e as Error).message);
-    return [];
-  }
-  const wanted = [
-    { label: "user settings", path: paths.user },
-    { label: "project settings", path: paths.project },
-    { label: "local settings", path: paths.local },
-  ];
-  const files: _File[] = [];
-  const seen = new Set<string>();
-  for (const { label, path } of wanted) {
-    // In the home directory, the project's settings file is the user's: report it once.
-    if (seen.has(path)) continue;
-    seen.add(path);
-    const note = (status: _Status, detail: string) => [{ status, label, detail }];
-    let text: string;
-    try {
-      text = await Deno.readTextFile(path);
-    } catch (e) {
-      files.push({
-        label,
-        path,
-        hooks: null,
-        notes: e instanceof Deno.errors.NotFound
-          ? note("ok", `${path}: absent`)
-          : note("FAIL", `Cannot read "${path}": ${(e as Error).message}`),
-      });
-      continue;
-    }
-    try {
-      const settings = parseSettings(text, path);
-      const hooks = listHooks(settings);
-      files.push({
-        label,
-        path,
-        hooks,
-        notes: settings.disableAllHooks === true
-          ? note("warn", `${path}: disableAllHooks is true, so Claude Code runs no hooks`)
-          : [],
-      });
-    } catch (e) {
-      const detail = `${(e as Error).message}; fix it, then run rtok doctor again`;
-      files.push({ label, path, hooks: null, notes: note("FAIL", detail) });
-    }
-  }
-  return files;
 }
 
 /**
@@ -493,36 +396,6 @@ function _stateChecks(): _Check[] {
   return checks;
 }
 
-/** Other PreToolUse hooks that run for Bash, known rewriters by name. */
-function _rivals(files: readonly _File[]): _Check[] {
-  const checks: _Check[] = [];
-  for (const f of files) {
-    for (const h of f.hooks ?? []) {
-      if (h.event !== "PreToolUse" || !matcherMatchesBash(h.matcher)) continue;
-      if (isRtokListed(h)) continue;
-      const name = isRivalRewriter(h.command);
-      const retire = f.label === "user settings"
-        ? "run rtok init --replace to retire it"
-        : f.label === "project settings"
-        ? "run rtok init --project --replace to retire it"
-        : "remove it from that file (rtok init edits settings.json only)";
-      checks.push({
-        status: "warn",
-        label: "rivals",
-        detail: name
-          ? `${name} also rewrites Bash commands on PreToolUse in ${f.path}; hooks run in ` +
-            `parallel and the last rewrite wins — ${retire}`
-          : `another PreToolUse hook on Bash (${h.command}) — if it rewrites commands it ` +
-            `races with rtok`,
-      });
-    }
-  }
-  if (checks.length === 0) {
-    checks.push({ status: "ok", label: "rivals", detail: "no other PreToolUse hook on Bash" });
-  }
-  return checks;
-}
-
 /** Appends what `stream` yields to `into` until it ends or fails. */
 function _decode(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
@@ -539,25 +412,41 @@ function _canCreate(dir: string): string | null {
   }
 }
 
-// Each other host's installer says whether its hooks are in place and will run there, and
-// whether the installed host speaks the hook format rtok was verified with; a host whose
-// checks cannot run says so in one line.
-async function _hostChecks(rtok: string, cwd: string): Promise<_Check[]> {
-  const { HOST_IDS, loadHost } = await import("../hosts/hosts.ts");
-  const { hostEnv } = await import("./init.ts");
+// Each host's doctor says whether its hooks are in place and will run there, and whether the
+// installed host speaks the hook format rtok was verified with; a host whose checks cannot run
+// says so in one line.
+async function _hostChecks(
+  rtok: string,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<_Check[]> {
+  const { HOST_IDS, HOSTS, loadDoctor } = await import("../hosts/hosts.ts");
   const script = await import("../hosts/command_hook.ts");
-  const home = rtokHome();
+  // Only the command hook's script lives in RTOK_HOME.
+  let home = "";
   const checks: _Check[] = [];
   for (const id of HOST_IDS) {
     try {
-      const { INSTALLER } = await loadHost(id);
+      if (HOSTS[id].commandHook) home ||= rtokHome();
+      const doctor = await loadDoctor(id);
       const words = script.hostHookWords(id, home, rtok);
-      checks.push(...await INSTALLER.doctor({ rtok: words, env: hostEnv(), cwd }));
+      checks.push(...await doctor.check({ rtok: words, env, cwd, host: HOSTS[id] }));
     } catch (e) {
       checks.push({ status: "warn", label: id, detail: `not checked: ${(e as Error).message}` });
     }
   }
-  // The script those hooks run: there, and written for this rtok.
+  return checks;
+}
+
+// The script the command hooks run: there, and written for this rtok.
+async function _commandHookCheck(rtok: string, checks: readonly _Check[]): Promise<_Check[]> {
+  const script = await import("../hosts/command_hook.ts");
+  let home: string;
+  try {
+    home = rtokHome();
+  } catch {
+    return [];
+  }
   const path = script.commandHookPath(home);
   let text: string | null = null;
   try {
@@ -566,23 +455,25 @@ async function _hostChecks(rtok: string, cwd: string): Promise<_Check[]> {
   const used = checks.some((c) => c.status === "ok" && c.detail.includes(script.COMMAND_HOOK_FILE));
   const label = "command hook script";
   if (text === null && used) {
-    checks.push({
+    return [{
       status: "FAIL",
       label,
       detail: `${path} is missing, and hooks run it; run rtok init --host <host> again`,
-    });
-  } else if (text !== null && text !== script.commandHookSource(rtok)) {
-    checks.push({
+    }];
+  }
+  if (text !== null && text !== script.commandHookSource(rtok)) {
+    return [{
       status: "warn",
       label,
       detail: `${path} was written for another rtok install; run rtok init --host <host> again`,
-    });
-  } else if (text !== null) {
-    checks.push({
+    }];
+  }
+  if (text !== null) {
+    return [{
       status: "ok",
       label,
       detail: `${path} asks rtok serve first, else runs ${rtok} hook <host>`,
-    });
+    }];
   }
-  return checks;
+  return [];
 }

@@ -1,6 +1,7 @@
 /**
- * `rtok hook claude`: Claude Code's hook. Reads one event as JSON on stdin (at most 1 MiB),
- * dispatches it to the plugins, and prints their answer as one JSON object, or nothing. It
+ * `rtok hook <host>`: a host's hook (Claude Code's first). Reads one event as JSON on stdin (at
+ * most 1 MiB), dispatches it to the plugins, and prints their answer as one JSON object, or
+ * nothing. Claude Code's events are the plugins' own; another host's adapter maps its own. It
  * never fails the agent: whatever goes wrong, it exits 0 with no answer, as if rtok were not
  * there, and leaves one line in the ledger's failure table. No SQLite, no npm package, no
  * process, no socket on this path: it runs before every tool call.
@@ -10,13 +11,13 @@
 
 import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { DISABLE_VAR, disables, type RtokEnv, rtokEnv } from "../core/env.ts";
-import { readToolOutput, writeToolOutput } from "../claude/tool_output.ts";
 import type { Ctx, FailureRecord, Measurement, Plugin } from "../core/plugin.ts";
 import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
 import { checkSpoolWritable } from "../core/spool.ts";
 import { HOOK_PLUGINS } from "../plugins/hook.ts";
 import { warn } from "./_io.ts";
 import { lazyImport } from "../core/lazy.ts";
+import type { HostAdapter, HostId } from "../hosts/host.ts";
 import {
   type ClaudeEvent,
   contextAnswer,
@@ -29,6 +30,9 @@ import {
 
 /** The largest event the hook reads. */
 export { MAX_HOOK_INPUT };
+
+/** The host whose payloads are the plugins' own events, answered by {@linkcode answerClaudeHook}. */
+export const NATIVE_HOST = "claude";
 
 /** Chars of context the plugins may add to one event. */
 export const HOOK_CONTEXT_BUDGET: number = 4000;
@@ -85,7 +89,16 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
       const { tool, input, mode, callId } = ev;
       const resident = deps.resident ?? false;
       const decision = await r.preTool(
-        { tool, input, cwd, env: deps.env, mode, ...(callId ? { callId } : {}), resident },
+        {
+          tool,
+          input,
+          cwd,
+          env: deps.env,
+          mode,
+          host: NATIVE_HOST,
+          ...(callId ? { callId } : {}),
+          resident,
+        },
         ctx,
       );
       // A rewrite whose run could not be recorded would save tokens nobody can see: none.
@@ -94,6 +107,7 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
     }
     case "PostToolUse": {
       const { tool, input, output, callId } = ev;
+      const { readToolOutput, writeToolOutput } = await _toolOutput();
       const read = disables(deps.env[DISABLE_VAR])
         ? { skip: `${DISABLE_VAR} is set` }
         : readToolOutput(tool, input, output);
@@ -103,7 +117,15 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
       }
       const result = "result" in read ? read.result : undefined;
       const a = await r.postTool(
-        { tool, input, output, cwd, ...(result ? { result } : {}), ...(callId ? { callId } : {}) },
+        {
+          tool,
+          input,
+          output,
+          cwd,
+          host: NATIVE_HOST,
+          ...(result ? { result } : {}),
+          ...(callId ? { callId } : {}),
+        },
         ctx,
         POSTTOOL_CONTEXT_BUDGET,
       );
@@ -131,6 +153,14 @@ async function _answer(ev: ClaudeEvent, deps: HookDeps): Promise<string> {
       r.notify("stop", { event: ev.event, ..._sessionFields(ev) }, ctx);
       return "";
   }
+}
+
+// The tool outputs' shapes load with the first PostToolUse: a PreToolUse never reads one, and
+// its path (the one the host table joins, for the rules' owner) stays at its module count.
+function _toolOutput(): Promise<typeof import("../claude/tool_output.ts")> {
+  return lazyImport<typeof import("../claude/tool_output.ts")>(
+    new URL("../claude/tool_output.ts", import.meta.url),
+  );
 }
 
 // What every session event tells a plugin about where the session is.
@@ -255,7 +285,7 @@ export async function answerAndRecord(
   input: Uint8Array,
   deps: HookDeps,
   answer: (input: Uint8Array, deps: HookDeps) => Promise<HookResult> = answerClaudeHook,
-  host: string = "claude",
+  host: string = NATIVE_HOST,
 ): Promise<string> {
   const result = await answer(input, deps);
   const errors = deps.registry.errors.splice(0);
@@ -273,18 +303,92 @@ export async function answerAndRecord(
   return result.answer;
 }
 
-/** Runs `rtok hook claude` (or another host's hook, `rtok hook codex`…): always exit 0. */
-export async function main(args: readonly string[]): Promise<number> {
-  const host = args[0] ?? "";
-  // Claude Code's hook runs before every tool call: the other hosts' table loads only for them.
-  const hosts = host === "claude" ? null : await lazyImport<typeof import("../hosts/hosts.ts")>(
+/**
+ * How `host`'s hook events are answered: Claude Code's whole, by {@linkcode answerClaudeHook};
+ * any other host's through its adapter (loaded now, with the code that maps its payloads).
+ */
+export async function hostAnswerer(
+  host: HostId,
+): Promise<(input: Uint8Array, deps: HookDeps) => Promise<HookResult>> {
+  const { loadAdapter } = await _hosts();
+  const adapter = await loadAdapter(host);
+  if ("native" in adapter) return answerClaudeHook;
+  return (bytes, d) => answerHostHook(adapter, bytes, d);
+}
+
+// Another host's hook (`rtok hook codex|gemini|copilot|opencode`) runs on the same handlers:
+// the host's adapter reads its payload into one host-neutral event; the plugins answer it (the
+// rewrite of a shell command, the replacement of a tool's output); the adapter writes the
+// answer in the host's shape. Like Claude Code's hook it never fails the agent.
+
+/** The tool name the plugins know a shell call by. */
+const _SHELL = "Bash";
+
+/** Answers one event of `adapter`'s host given as raw stdin bytes. Never rejects. */
+export async function answerHostHook(
+  adapter: HostAdapter,
+  input: Uint8Array,
+  deps: HookDeps,
+): Promise<HookResult> {
+  try {
+    const ev = adapter.readEvent(input, Deno.cwd());
+    const ctx = deps.ctx(ev.session);
+    const r = deps.registry;
+    const call = ev.callId ? { callId: ev.callId } : {};
+    if (ev.event === "PreToolUse") {
+      const d = await r.preTool({
+        tool: _SHELL,
+        input: { command: ev.command },
+        cwd: ev.cwd,
+        env: deps.env,
+        host: adapter.id,
+        resident: false,
+        ...call,
+      }, ctx);
+      if (d?.kind === "rewrite") deps.checkRecordable();
+      return { answer: adapter.preToolAnswer(d, ev), failure: null };
+    }
+    if (ev.event === "PostToolUse") {
+      const shell = ev.result?.kind === "shell";
+      const a = await r.postTool(
+        {
+          tool: shell ? _SHELL : ev.tool,
+          input: shell ? { command: ev.result!.command ?? "" } : ev.input,
+          output: undefined,
+          cwd: ev.cwd,
+          host: adapter.id,
+          ...(ev.result ? { result: ev.result } : {}),
+          ...call,
+        },
+        ctx,
+        POSTTOOL_CONTEXT_BUDGET,
+      );
+      return { answer: adapter.postToolAnswer(a, ev), failure: null };
+    }
+    return { answer: "", failure: null };
+  } catch (e) {
+    return { answer: "", failure: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function _hosts(): Promise<typeof import("../hosts/hosts.ts")> {
+  return lazyImport<typeof import("../hosts/hosts.ts")>(
     new URL("../hosts/hosts.ts", import.meta.url),
   );
+}
+
+/** Runs `rtok hook <host>` (`claude`, `codex`…): always exit 0. */
+export async function main(args: readonly string[]): Promise<number> {
+  const host = args[0] ?? "";
+  // The one place the hook names a host: Claude Code's hook runs before every tool call, and
+  // its payloads need no adapter, so it is answered without loading the host table or an
+  // adapter module (bench/budget.ts holds that path at Deno's floor). `HOSTS.claude`'s adapter
+  // says the same (`native`), for every caller that has the table loaded anyway.
+  const hosts = host === NATIVE_HOST ? null : await _hosts();
   if ((hosts !== null && !hosts.isHostId(host)) || args.length > 1) {
-    const ids = hosts?.HOST_IDS ?? [];
+    const { HOST_IDS } = hosts ?? await _hosts();
     throw new TypeError(
-      `unknown hook "${args.join(" ")}"; the hooks are: rtok hook ` +
-        ["claude", ...ids].join("|"),
+      `unknown hook "${args.join(" ")}"; the hooks are: rtok hook ${HOST_IDS.join("|")}`,
     );
   }
   const env = rtokEnv();
@@ -292,21 +396,9 @@ export async function main(args: readonly string[]): Promise<number> {
   try {
     deps = await liveDeps(env, true);
     const input = readStdinCapped(MAX_HOOK_INPUT);
-    let answer = "";
-    if (host === "claude") {
-      answer = await answerAndRecord(input, deps);
-    } else if (hosts !== null && hosts.isHostId(host)) {
-      const { ADAPTER } = await hosts.loadHost(host);
-      const { answerHostHook } = await lazyImport<typeof import("./host_hook.ts")>(
-        new URL("./host_hook.ts", import.meta.url),
-      );
-      answer = await answerAndRecord(
-        input,
-        deps,
-        (bytes, d) => answerHostHook(ADAPTER, bytes, d),
-        host,
-      );
-    }
+    const answer = hosts === null
+      ? await answerAndRecord(input, deps)
+      : await answerAndRecord(input, deps, await hostAnswerer(host as HostId), host);
     // A row counts once its answer is out: a write that fails reached no host.
     let delivered = true;
     try {

@@ -28,9 +28,14 @@ import type { WarmReport } from "./_warm.ts";
 import { lazyImport } from "../core/lazy.ts";
 
 export { readServeState, serverAnswers, type ServeState, serveStatePath } from "./_serve_state.ts";
-import { answerAndRecord, makeHookDeps, MAX_HOOK_INPUT, recordHookFailure } from "./hook.ts";
-import { answerHostHook } from "./host_hook.ts";
-import { HOST_IDS, isHostId, loadHost } from "../hosts/hosts.ts";
+import {
+  answerAndRecord,
+  hostAnswerer,
+  makeHookDeps,
+  MAX_HOOK_INPUT,
+  recordHookFailure,
+} from "./hook.ts";
+import { HOST_IDS, HOSTS, isHostId } from "../hosts/hosts.ts";
 import { VERSION } from "./_help.ts";
 import { print, warn } from "./_io.ts";
 
@@ -212,20 +217,21 @@ export async function main(args: readonly string[]): Promise<number> {
       });
     }
     const host = url.pathname.startsWith("/hook/") ? url.pathname.slice("/hook/".length) : "";
-    if (req.method !== "POST" || (host !== "claude" && !isHostId(host))) {
+    if (req.method !== "POST" || !isHostId(host)) {
       await req.body?.cancel();
       return new Response(
-        `rtok serve: POST /hook/${["claude", ...HOST_IDS].join("|")} or GET /health\n`,
+        `rtok serve: POST /hook/${HOST_IDS.join("|")} or GET /health\n`,
         { status: 404 },
       );
     }
+    const hostInfo = HOSTS[host];
     const body = await _body(req, _BODY_MS);
-    // Only Claude Code sends a call's PostToolUse to the same server: only it is watched.
+    // Only a host that sends a call's PostToolUse to the same server has its calls watched.
     const deps = makeHookDeps({
       config: await currentConfig(),
       home,
       env,
-      resident: host === "claude",
+      resident: hostInfo.watched,
       holdRecords: true,
     });
     // Too big or too slow: no opinion, like an event the command hook could not read.
@@ -237,22 +243,14 @@ export async function main(args: readonly string[]): Promise<number> {
         `the event is over ${MAX_HOOK_INPUT} bytes or took over ${_BODY_MS} ms to arrive; not read`,
       );
     }
-    let answer = "";
-    if (body !== null && host === "claude") answer = await answerAndRecord(body, deps);
-    else if (body !== null && isHostId(host)) {
-      const { ADAPTER } = await loadHost(host);
-      answer = await answerAndRecord(
-        body,
-        deps,
-        (bytes, d) => answerHostHook(ADAPTER, bytes, d),
-        host,
-      );
-    }
+    const answer = body === null
+      ? ""
+      : await answerAndRecord(body, deps, await hostAnswerer(host), host);
     answered[host] = (answered[host] ?? 0) + 1;
     // A row counts only when its answer reached the host: recorded once the response is out,
-    // not delivered when it could not be sent, when the host hung up, or past Claude Code's
-    // hook timeout, when it has gone on with the raw output.
-    const late = host === "claude" && performance.now() - started >= timeoutMs;
+    // not delivered when it could not be sent, when the host hung up, or past the host's hook
+    // timeout, when it has gone on with the raw output.
+    const late = hostInfo.httpDeadline && performance.now() - started >= timeoutMs;
     const sent = !req.signal.aborted && !late;
     // (Where Deno aborts the signal once a response is out, the older behaviour, it would say
     // nothing after this point.)

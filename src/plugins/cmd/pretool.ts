@@ -8,7 +8,7 @@
  */
 
 import type { PreToolDecision, PreToolEvent } from "../../core/plugin.ts";
-import { rewriteLine } from "../../rewrite/host.ts";
+import { NATIVE_HOST, rewriteLine } from "../../rewrite/host.ts";
 import { lazyImport } from "../../core/lazy.ts";
 import { SHELL_TOOL } from "./pretool_tool.ts";
 
@@ -31,7 +31,7 @@ export async function rewriteShellCall(ev: PreToolEvent): Promise<PreToolDecisio
   if (ev.tool !== SHELL_TOOL) return null;
   const command = ev.input.command;
   if (typeof command !== "string") return null;
-  const d = rewriteLine(command, ev.env ?? {}, ev.cwd, ev.mode, ev.host ?? "claude");
+  const d = rewriteLine(command, ev.env ?? {}, ev.cwd, ev.mode, ev.host ?? NATIVE_HOST);
   if (d.verdict !== "allow" && d.verdict !== "ask") return null;
   if (ev.resident && ev.callId) {
     const watched = await (await watchModule()).watchShellCall(ev, d);

@@ -12,15 +12,9 @@
 
 import type { Ctx, PreToolDecision, PreToolEvent } from "../../core/plugin.ts";
 import { DISABLE_VAR, disables } from "../../core/env.ts";
-import { joinPath } from "../../core/paths.ts";
 import { rtokInvocation } from "../../core/self.ts";
-import {
-  type BashRules,
-  firstCovering,
-  readBashRules,
-  settingsFiles,
-} from "../../claude/permissions.ts";
-import { rewriteLine } from "../../rewrite/host.ts";
+import { type BashRules, firstCovering } from "../../claude/permissions.ts";
+import { hostRules, NATIVE_HOST, rewriteLine } from "../../rewrite/host.ts";
 import { definitionSearch, type Finding, inspectLine } from "./rules.ts";
 import { projectRoot } from "../../core/project.ts";
 import { hasSymbolIndex } from "../../core/symbol_marker.ts";
@@ -88,8 +82,7 @@ export async function guardShellCall(
         rtok,
       });
   if (!finding) return null;
-  const host = ev.host ?? "claude";
-  const rules = host === "claude" ? _userRules(env, ev.cwd) : null;
+  const rules = hostRules(ev.host ?? NATIVE_HOST, env, ev.cwd);
   // What the user's rules name explicitly is theirs: no rewrite, no reason.
   if (rules && _explicitlyAllowed(rules, [finding.command, line])) return null;
   const decision = _decide(finding, line, ev, rules);
@@ -159,7 +152,7 @@ function _decide(
     return { kind: "deny", reason: f.reason };
   }
   const env = ev.env ?? {};
-  const host = ev.host ?? "claude";
+  const host = ev.host ?? NATIVE_HOST;
   const before = rewriteLine(line, env, ev.cwd, ev.mode, host);
   const after = rewriteLine(f.line, env, ev.cwd, ev.mode, host);
   if (before.verdict === "deny" || after.verdict === "deny") return null;
@@ -175,11 +168,6 @@ function _decide(
     reason: `rtok guard: ${f.why}${rtok ? `; ${after.reason}` : ""}`,
     allow: after.verdict === "allow",
   };
-}
-
-function _userRules(env: Readonly<Record<string, string | undefined>>, cwd: string): BashRules {
-  const userDir = env.CLAUDE_CONFIG_DIR ?? (env.HOME ? joinPath(env.HOME, ".claude") : null);
-  return readBashRules(settingsFiles({ userDir, projectDir: env.CLAUDE_PROJECT_DIR ?? cwd }));
 }
 
 // An allow rule naming the command (a bare `Bash` or `Bash(*)` names nothing).

@@ -1,5 +1,5 @@
 import { ok, strictEqual, throws } from "node:assert/strict";
-import { canonicalJson, hostHome, jsonErrorLine, originalBackup, runsRtokHook } from "./_shared.ts";
+import { canonicalJson, hostHome, jsonErrorLine, originalBackup, runsRtokHook } from "./shared.ts";
 
 Deno.test("jsonErrorLine() names the line where a text stops being JSON", async (t) => {
   const cases: [string, string, number | null][] = [

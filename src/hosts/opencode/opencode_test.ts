@@ -1,16 +1,11 @@
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
-import {
-  ADAPTER,
-  INSTALLER,
-  jsoncError,
-  openCodeConfigDir,
-  openCodePostAnswer,
-  readOpenCodeEvent,
-  VERIFIED_VERSION,
-} from "./opencode.ts";
-import { PLUGIN_MARK, pluginSource, readPluginFile } from "./opencode_plugin.ts";
-import type { HostEvent } from "./host.ts";
-import type { InstallOptions } from "./install.ts";
+import { ADAPTER, openCodePostAnswer, readOpenCodeEvent } from "./adapter.ts";
+import { DOCTOR } from "./doctor.ts";
+import { INSTALLER, jsoncError, openCodeConfigDir } from "./install.ts";
+import { PLUGIN_MARK, pluginSource, readPluginFile } from "./plugin.ts";
+import type { HostEvent } from "../host.ts";
+import { HOSTS } from "../hosts.ts";
+import type { InstallOptions } from "../install.ts";
 import {
   buildLab,
   failureRows,
@@ -19,7 +14,7 @@ import {
   sh,
   snapshotDir,
   tempDir,
-} from "../../tests/_helpers.ts";
+} from "../../../tests/_helpers.ts";
 
 const enc = (v: unknown) => new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
 
@@ -263,15 +258,20 @@ Deno.test("INSTALLER.install refuses a config that does not parse, naming it and
   deepStrictEqual(snapshotDir(tmp.path), before, "nothing touched");
 });
 
-Deno.test("INSTALLER.doctor says nothing of an OpenCode neither installed nor configured", async () => {
+Deno.test("DOCTOR.check says nothing of an OpenCode neither installed nor configured", async () => {
   using tmp = tempDir();
   deepStrictEqual(
-    await INSTALLER.doctor({ rtok: "rtok", env: { HOME: tmp.path, PATH: "" }, cwd: tmp.path }),
+    await DOCTOR.check({
+      host: HOSTS.opencode,
+      rtok: "rtok",
+      env: { HOME: tmp.path, PATH: "" },
+      cwd: tmp.path,
+    }),
     [],
   );
 });
 
-Deno.test("INSTALLER.doctor reports the plugin, its command and the OpenCode version", async () => {
+Deno.test("DOCTOR.check reports the plugin, its command and the OpenCode version", async () => {
   using tmp = tempDir();
   const bin = `${tmp.path}/bin`;
   Deno.mkdirSync(bin);
@@ -280,26 +280,26 @@ Deno.test("INSTALLER.doctor reports the plugin, its command and the OpenCode ver
     Deno.chmodSync(`${bin}/opencode`, 0o755);
   };
   const env = { XDG_CONFIG_HOME: tmp.path, PATH: bin };
-  fake(VERIFIED_VERSION);
-  let checks = await INSTALLER.doctor({ rtok: "rtok", env, cwd: tmp.path });
-  deepStrictEqual(checks.map((c) => c.status), ["ok", "warn"]);
-  ok(checks[1].detail.includes("not installed"), checks[1].detail);
+  fake(HOSTS.opencode.verifiedVersion);
+  let checks = await DOCTOR.check({ host: HOSTS.opencode, rtok: "rtok", env, cwd: tmp.path });
+  deepStrictEqual(checks.map((c) => c.status), ["warn", "ok"]);
+  ok(checks[0].detail.includes("not installed"), checks[0].detail);
 
   await INSTALLER.install(opts(env));
-  checks = await INSTALLER.doctor({ rtok: "rtok", env, cwd: tmp.path });
+  checks = await DOCTOR.check({ host: HOSTS.opencode, rtok: "rtok", env, cwd: tmp.path });
   deepStrictEqual(checks.map((c) => c.status), ["ok", "ok"], JSON.stringify(checks));
 
   fake("9.0.0");
-  checks = await INSTALLER.doctor({ rtok: "/other/rtok", env, cwd: tmp.path });
+  checks = await DOCTOR.check({ host: HOSTS.opencode, rtok: "/other/rtok", env, cwd: tmp.path });
   deepStrictEqual(checks.map((c) => c.status), ["warn", "warn"], JSON.stringify(checks));
-  ok(checks[0].detail.includes(VERIFIED_VERSION), checks[0].detail);
-  ok(checks[1].detail.includes("rtok hook opencode"), checks[1].detail);
+  ok(checks[1].detail.includes(HOSTS.opencode.verifiedVersion), checks[1].detail);
+  ok(checks[0].detail.includes("rtok hook opencode"), checks[0].detail);
 
-  fake(VERIFIED_VERSION);
+  fake(HOSTS.opencode.verifiedVersion);
   Deno.writeTextFileSync(`${tmp.path}/opencode/opencode.json`, '{"a" 1}');
-  checks = await INSTALLER.doctor({ rtok: "rtok", env, cwd: tmp.path });
-  strictEqual(checks[1].status, "FAIL", JSON.stringify(checks));
-  ok(checks[1].detail.includes("opencode.json line 1"), checks[1].detail);
+  checks = await DOCTOR.check({ host: HOSTS.opencode, rtok: "rtok", env, cwd: tmp.path });
+  strictEqual(checks[0].status, "FAIL", JSON.stringify(checks));
+  ok(checks[0].detail.includes("opencode.json line 1"), checks[0].detail);
 });
 
 Deno.test("rtok hook opencode filters a git log result and exits 0 with no answer on a bad payload", async () => {

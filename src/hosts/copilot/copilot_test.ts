@@ -1,21 +1,23 @@
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
-import { defaultConfig } from "../core/config.ts";
-import { rtokEnv } from "../core/env.ts";
-import { answerHostHook } from "../surfaces/host_hook.ts";
-import { makeHookDeps } from "../surfaces/hook.ts";
-import type { HostEvent } from "./host.ts";
+import { defaultConfig } from "../../core/config.ts";
+import { rtokEnv } from "../../core/env.ts";
+import { answerHostHook, makeHookDeps } from "../../surfaces/hook.ts";
+import type { HostEvent } from "../host.ts";
+import { HOSTS } from "../hosts.ts";
 import {
   ADAPTER,
-  COPILOT_VERIFIED_VERSION,
-  copilotHome,
-  copilotHooksConfig,
-  copilotInstaller,
   copilotPostToolAnswer,
   copilotPreToolAnswer,
+  readCopilotEvent,
+} from "./adapter.ts";
+import { copilotDoctor } from "./doctor.ts";
+import {
+  copilotHome,
+  copilotHooksConfig,
+  INSTALLER,
   isRtokCopilotEntry,
   jsonErrorReason,
-  readCopilotEvent,
-} from "./copilot.ts";
+} from "./install.ts";
 
 const _enc = (v: unknown) =>
   new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
@@ -224,7 +226,7 @@ Deno.test("INSTALLER.install creates rtok's hooks file, once, and uninstall remo
   const home = Deno.makeTempDirSync();
   try {
     const path = `${home}/hooks/rtok.json`;
-    const installer = copilotInstaller({ version: () => Promise.resolve(null) });
+    const installer = INSTALLER;
     const dry = await installer.install(_opts(home, { dryRun: true }));
     deepStrictEqual(dry.changes.map((c) => [c.path, c.before]), [[path, null]]);
     ok(!_exists(`${home}/hooks`), "a dry run writes nothing");
@@ -258,8 +260,8 @@ Deno.test("INSTALLER.install leaves the user's other hooks files and settings by
     const settings = '// mine\n{ "theme": "dark", }\n';
     Deno.writeTextFileSync(`${home}/hooks/mine.json`, mine);
     Deno.writeTextFileSync(`${home}/settings.json`, settings);
-    await INSTALLER_FOR_TEST.install(_opts(home));
-    await INSTALLER_FOR_TEST.install(_opts(home, { uninstall: true }));
+    await INSTALLER.install(_opts(home));
+    await INSTALLER.install(_opts(home, { uninstall: true }));
     deepStrictEqual([...Deno.readDirSync(`${home}/hooks`)].map((e) => e.name), ["mine.json"]);
     strictEqual(Deno.readTextFileSync(`${home}/hooks/mine.json`), mine);
     strictEqual(Deno.readTextFileSync(`${home}/settings.json`), settings);
@@ -268,8 +270,6 @@ Deno.test("INSTALLER.install leaves the user's other hooks files and settings by
   }
 });
 
-const INSTALLER_FOR_TEST = copilotInstaller({ version: () => Promise.resolve(null) });
-
 Deno.test("INSTALLER.install adds to a user's rtok.json and uninstall restores its bytes", async () => {
   const home = Deno.makeTempDirSync();
   try {
@@ -277,12 +277,12 @@ Deno.test("INSTALLER.install adds to a user's rtok.json and uninstall restores i
     const path = `${home}/hooks/rtok.json`;
     const original = '{"hooks":{"postToolUse":[{"type":"command","bash":"logger x"}]}}';
     Deno.writeTextFileSync(path, original);
-    const r = await INSTALLER_FOR_TEST.install(_opts(home));
+    const r = await INSTALLER.install(_opts(home));
     ok(r.notes.some((n) => n.startsWith("backed up ")), r.notes.join("\n"));
     const config = JSON.parse(Deno.readTextFileSync(path));
     strictEqual(config.hooks.postToolUse.length, 2);
     strictEqual(config.hooks.postToolUse[1].bash, "rtok hook copilot");
-    await INSTALLER_FOR_TEST.install(_opts(home, { uninstall: true }));
+    await INSTALLER.install(_opts(home, { uninstall: true }));
     strictEqual(Deno.readTextFileSync(path), original);
   } finally {
     Deno.removeSync(home, { recursive: true });
@@ -292,8 +292,8 @@ Deno.test("INSTALLER.install adds to a user's rtok.json and uninstall restores i
 Deno.test("INSTALLER.install replaces an rtok hook that runs another rtok", async () => {
   const home = Deno.makeTempDirSync();
   try {
-    await INSTALLER_FOR_TEST.install({ ..._opts(home), rtok: "/old/rtok" });
-    await INSTALLER_FOR_TEST.install(_opts(home));
+    await INSTALLER.install({ ..._opts(home), rtok: "/old/rtok" });
+    await INSTALLER.install(_opts(home));
     const config = JSON.parse(Deno.readTextFileSync(`${home}/hooks/rtok.json`));
     deepStrictEqual(config, copilotHooksConfig("rtok"));
   } finally {
@@ -309,7 +309,7 @@ Deno.test("INSTALLER.install leaves an unparsable rtok.json untouched, naming it
     const broken = '{\n  "hooks": {\n    "postToolUse": [,]\n  }\n}\n';
     Deno.writeTextFileSync(path, broken);
     for (const uninstall of [false, true]) {
-      await rejects(INSTALLER_FOR_TEST.install(_opts(home, { uninstall })), (e: Error) => {
+      await rejects(INSTALLER.install(_opts(home, { uninstall })), (e: Error) => {
         ok(e instanceof SyntaxError);
         ok(e.message.includes(`"${path}"`), e.message);
         ok(e.message.includes("line 3"), e.message);
@@ -324,11 +324,16 @@ Deno.test("INSTALLER.install leaves an unparsable rtok.json untouched, naming it
   }
 });
 
-Deno.test("INSTALLER.doctor says nothing when Copilot is neither installed nor configured", async () => {
+Deno.test("copilotDoctor says nothing when Copilot is neither installed nor configured", async () => {
   const home = Deno.makeTempDirSync();
   try {
     deepStrictEqual(
-      await INSTALLER_FOR_TEST.doctor({ rtok: "rtok", env: _opts(home).env, cwd: "/" }),
+      await copilotDoctor({ version: () => Promise.resolve(null) }).check({
+        host: HOSTS.copilot,
+        rtok: "rtok",
+        env: _opts(home).env,
+        cwd: "/",
+      }),
       [],
     );
   } finally {
@@ -336,10 +341,11 @@ Deno.test("INSTALLER.doctor says nothing when Copilot is neither installed nor c
   }
 });
 
-Deno.test("INSTALLER.doctor reports the hooks and the installed version against the verified one", async () => {
+Deno.test("copilotDoctor reports the hooks and the installed version against the verified one", async () => {
   const home = Deno.makeTempDirSync();
   const doctor = (version: string | null) =>
-    copilotInstaller({ version: () => Promise.resolve(version) }).doctor({
+    copilotDoctor({ version: () => Promise.resolve(version) }).check({
+      host: HOSTS.copilot,
       rtok: "rtok",
       env: _opts(home).env,
       cwd: "/",
@@ -347,27 +353,27 @@ Deno.test("INSTALLER.doctor reports the hooks and the installed version against 
   const statuses = async (version: string | null) =>
     (await doctor(version)).map((c) => `${c.status} ${c.label}`);
   try {
-    deepStrictEqual(await statuses(COPILOT_VERIFIED_VERSION), [
+    deepStrictEqual(await statuses(HOSTS.copilot.verifiedVersion), [
       "warn copilot hooks",
       "ok copilot version",
     ]);
-    await INSTALLER_FOR_TEST.install(_opts(home));
-    deepStrictEqual(await statuses(COPILOT_VERIFIED_VERSION), [
+    await INSTALLER.install(_opts(home));
+    deepStrictEqual(await statuses(HOSTS.copilot.verifiedVersion), [
       "ok copilot hooks",
       "ok copilot version",
     ]);
     const newer = await doctor("1.0.200");
     strictEqual(newer[1].status, "warn");
-    ok(newer[1].detail.includes(COPILOT_VERIFIED_VERSION), newer[1].detail);
+    ok(newer[1].detail.includes(HOSTS.copilot.verifiedVersion), newer[1].detail);
     deepStrictEqual(await statuses(null), ["ok copilot hooks", "warn copilot version"]);
     const path = `${home}/hooks/rtok.json`;
     const config = copilotHooksConfig("rtok") as { version: number };
     Deno.writeTextFileSync(path, JSON.stringify({ ...config, version: 2 }));
-    const differs = await doctor(COPILOT_VERIFIED_VERSION);
+    const differs = await doctor(HOSTS.copilot.verifiedVersion);
     strictEqual(differs[0].status, "warn");
     ok(differs[0].detail.includes("differs from the format"), differs[0].detail);
     Deno.writeTextFileSync(path, JSON.stringify(copilotHooksConfig("/elsewhere/rtok")));
-    ok((await doctor(COPILOT_VERIFIED_VERSION))[0].detail.includes("/elsewhere/rtok"));
+    ok((await doctor(HOSTS.copilot.verifiedVersion))[0].detail.includes("/elsewhere/rtok"));
     Deno.writeTextFileSync(path, "{\n  nope\n}\n");
     const broken = await doctor(null);
     strictEqual(broken[0].status, "FAIL");

@@ -1,13 +1,9 @@
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
-import {
-  ADAPTER,
-  geminiHookGroup,
-  geminiSettingsPath,
-  geminiShellRules,
-  INSTALLER,
-  isRtokGeminiHook,
-} from "./gemini.ts";
-import type { HostEvent } from "./host.ts";
+import { ADAPTER, geminiSettingsPath, geminiShellRules } from "./adapter.ts";
+import { DOCTOR } from "./doctor.ts";
+import { geminiHookGroup, INSTALLER, isRtokGeminiHook } from "./install.ts";
+import type { HostEvent } from "../host.ts";
+import { HOSTS } from "../hosts.ts";
 
 const _enc = (v: unknown) =>
   new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
@@ -233,14 +229,17 @@ Deno.test("INSTALLER.install refuses a settings file with comments, untouched", 
   strictEqual(Deno.readTextFileSync(h.path), commented);
 });
 
-Deno.test("INSTALLER.doctor is silent with no Gemini CLI and no settings, and checks hooks", async () => {
+Deno.test("DOCTOR.check is silent with no Gemini CLI and no settings, and checks hooks", async () => {
   using h = _home();
   const path = Deno.env.get("PATH");
   Deno.env.set("PATH", "/nonexistent");
   try {
-    deepStrictEqual(await INSTALLER.doctor({ rtok: "rtok", env: h.env, cwd: "/" }), []);
+    deepStrictEqual(
+      await DOCTOR.check({ host: HOSTS.gemini, rtok: "rtok", env: h.env, cwd: "/" }),
+      [],
+    );
     await INSTALLER.install(_opts(h.env, {}));
-    const checks = await INSTALLER.doctor({ rtok: "rtok", env: h.env, cwd: "/" });
+    const checks = await DOCTOR.check({ host: HOSTS.gemini, rtok: "rtok", env: h.env, cwd: "/" });
     deepStrictEqual(checks.map((c) => [c.label, c.status]), [
       ["gemini hooks", "ok"],
       ["gemini version", "warn"],
@@ -249,7 +248,7 @@ Deno.test("INSTALLER.doctor is silent with no Gemini CLI and no settings, and ch
     s.hooks.AfterTool[0].hooks[0].timeout = 10;
     s.hooksConfig = { enabled: false };
     Deno.writeTextFileSync(h.path, JSON.stringify(s));
-    const [hooks] = await INSTALLER.doctor({ rtok: "rtok", env: h.env, cwd: "/" });
+    const [hooks] = await DOCTOR.check({ host: HOSTS.gemini, rtok: "rtok", env: h.env, cwd: "/" });
     strictEqual(hooks.status, "FAIL");
     ok(hooks.detail.includes("AfterTool"), hooks.detail);
   } finally {

@@ -1,23 +1,24 @@
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
-import type { HostEvent } from "./host.ts";
+import type { HostEvent } from "../host.ts";
+import { HOSTS } from "../hosts.ts";
 import {
   ADAPTER,
-  CODEX_VERIFIED_VERSION,
   codexPostToolAnswer,
   codexPreToolAnswer,
   readCodexEvent,
   transcriptExitCode,
-} from "./codex.ts";
+} from "./adapter.ts";
+import { codexDoctor } from "./doctor.ts";
 import {
   appendCodexBlock,
   CODEX_BLOCK_BEGIN,
   codexHome,
   codexHookGroup,
   codexHookHash,
-  codexInstaller,
+  INSTALLER,
   isRtokCodexHandler,
   removeCodexBlock,
-} from "./codex_install.ts";
+} from "./install.ts";
 
 const _enc = (v: unknown) =>
   new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
@@ -185,10 +186,9 @@ Deno.test("codexPostToolAnswer blocks with rtok's text, the exit code kept for a
 
 Deno.test("ADAPTER is codex's", () => {
   strictEqual(ADAPTER.id, "codex");
-  strictEqual(ADAPTER.name, "Codex CLI");
 });
 
-Deno.test("codexHookHash gives the trusted_hash Codex 0.171.0 accepted for a hook", async () => {
+Deno.test("codexHookHash gives the trusted_hash the verified Codex release accepted for a hook", async () => {
   const group = {
     matcher: "Bash",
     hooks: [{ type: "command", command: "/tmp/cxp/hook.sh post", timeout: 30 }],
@@ -225,13 +225,15 @@ Deno.test("appendCodexBlock and removeCodexBlock give back the bytes", () => {
   strictEqual(removeCodexBlock(appendCodexBlock(null, "k", "sha256:00")), null);
 });
 
-const _installer = (version: string | null = CODEX_VERIFIED_VERSION) =>
-  codexInstaller({ version: () => Promise.resolve(version) });
+const _installer = () => INSTALLER;
+const _doctor = (version: string | null = HOSTS.codex.verifiedVersion) =>
+  codexDoctor({ version: () => Promise.resolve(version) });
 
 function _opts(home: string, extra: { uninstall?: boolean; dryRun?: boolean } = {}) {
   return {
     rtok: "rtok",
     env: { CODEX_HOME: home, HOME: "/nonexistent" },
+    host: HOSTS.codex,
     cwd: "/",
     uninstall: false,
     dryRun: false,
@@ -285,7 +287,7 @@ Deno.test("codexInstaller keeps a user's config and hooks and restores them byte
   const parsed = JSON.parse(after.hooks!);
   strictEqual(parsed.x, 1);
   deepStrictEqual(parsed.hooks.PostToolUse[1], codexHookGroup("rtok"));
-  const checks = await _installer().doctor(_opts(home));
+  const checks = await _doctor().check(_opts(home));
   strictEqual(checks[0].status, "ok", JSON.stringify(checks));
   const dryOut = await _installer().install(_opts(home, { uninstall: true, dryRun: true }));
   strictEqual(dryOut.changes.length, 2);
@@ -307,7 +309,7 @@ Deno.test("codexInstaller leaves an unparsable config.toml untouched, naming it 
     return true;
   });
   deepStrictEqual(_files(tmp.path), { config, hooks: null });
-  const checks = await _installer().doctor(_opts(tmp.path));
+  const checks = await _doctor().check(_opts(tmp.path));
   strictEqual(checks[0].status, "FAIL");
 });
 
@@ -335,15 +337,15 @@ Deno.test("codexInstaller says what it could not do: hooks off, a trust entry of
   strictEqual(_files(tmp.path).config, config);
 });
 
-Deno.test("codexInstaller.doctor is silent without Codex, and flags a changed hook", async () => {
+Deno.test("codexDoctor is silent without Codex, and flags a changed hook", async () => {
   using tmp = _tmp();
-  deepStrictEqual(await _installer(null).doctor(_opts(`${tmp.path}/none`)), []);
+  deepStrictEqual(await _doctor(null).check(_opts(`${tmp.path}/none`)), []);
   await _installer().install(_opts(tmp.path));
   const path = `${tmp.path}/hooks.json`;
   const hooks = JSON.parse(Deno.readTextFileSync(path));
   hooks.hooks.PostToolUse[0].hooks[0].timeout = 5;
   Deno.writeTextFileSync(path, JSON.stringify(hooks));
-  const checks = await _installer("0.170.0").doctor(_opts(tmp.path));
+  const checks = await _doctor("0.170.0").check(_opts(tmp.path));
   strictEqual(checks[0].status, "warn");
   ok(checks[0].detail.includes("differs from the format"), checks[0].detail);
   strictEqual(checks[1].status, "warn");
@@ -351,6 +353,6 @@ Deno.test("codexInstaller.doctor is silent without Codex, and flags a changed ho
   hooks.hooks.PostToolUse[0].hooks[0].timeout = 30;
   hooks.hooks.PostToolUse.unshift({ hooks: [{ type: "command", command: "true" }] });
   Deno.writeTextFileSync(path, JSON.stringify(hooks));
-  const moved = await _installer().doctor(_opts(tmp.path));
+  const moved = await _doctor().check(_opts(tmp.path));
   ok(moved[0].detail.includes("not trusted"), moved[0].detail);
 });

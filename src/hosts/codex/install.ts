@@ -10,36 +10,28 @@
  */
 
 import { parse as parseToml } from "smol-toml";
-import { backupFile, writeAtomic } from "../core/settings_file.ts";
+import { backupFile, writeAtomic } from "../../core/settings_file.ts";
 import {
   canonicalJson,
   hostHome,
   hostHookCommand,
-  installedVersion,
   isObject,
   originalBackup,
   runsRtokHook,
-} from "./_shared.ts";
-import type {
-  FileChange,
-  HostCheck,
-  HostInstaller,
-  InstallOptions,
-  InstallResult,
-} from "./install.ts";
-
-/** The Codex CLI release whose hook format rtok was verified with. */
-export const CODEX_VERIFIED_VERSION = "0.171.0";
+} from "../shared.ts";
+import type { FileChange, HostInstaller, InstallOptions, InstallResult } from "../install.ts";
+import { CODEX_SHELL_TOOL } from "./adapter.ts";
 
 /** The matcher rtok's hook group has: Codex's hook name for its shell tool. */
-export const CODEX_HOOK_MATCHER = "Bash";
+export const CODEX_HOOK_MATCHER: string = CODEX_SHELL_TOOL;
 
 /** The seconds Codex gives rtok's hook. */
 export const CODEX_HOOK_TIMEOUT_SEC = 30;
 
-// The event rtok's hook is under, as hooks.json names it and as a trust key does.
-const _EVENT = "PostToolUse";
-const _EVENT_KEY = "post_tool_use";
+/** The event rtok's hook is under, as hooks.json names it. */
+export const CODEX_EVENT = "PostToolUse";
+/** The same event, as a trust key names it. */
+export const CODEX_EVENT_KEY = "post_tool_use";
 
 /** The first line of rtok's block in `config.toml`. */
 export const CODEX_BLOCK_BEGIN = "# >>> rtok: trust for rtok's Codex hook " +
@@ -74,7 +66,8 @@ function _onlyRtok(group: unknown): boolean {
     group.hooks.every(isRtokCodexHandler);
 }
 
-function _hasRtok(group: unknown): boolean {
+/** True for a hook group that holds rtok's handler. */
+export function hasRtok(group: unknown): boolean {
   return isObject(group) && Array.isArray(group.hooks) && group.hooks.some(isRtokCodexHandler);
 }
 
@@ -126,8 +119,8 @@ export function codexTrustKey(
   return `${hooksPath}:${event}:${group}:${handler}`;
 }
 
-// `path` with symlinks resolved as far as it exists (Codex keys trust by the real path).
-function _realPath(path: string): string {
+/** `path` with symlinks resolved as far as it exists (Codex keys trust by the real path). */
+export function realPath(path: string): string {
   const parts = path.split("/");
   for (let i = parts.length; i > 0; i--) {
     const head = parts.slice(0, i).join("/") || "/";
@@ -140,12 +133,14 @@ function _realPath(path: string): string {
   return path;
 }
 
-interface _Toml {
+/** `config.toml`: its text (`null`: absent) and its value. */
+export interface CodexToml {
   readonly text: string | null;
   readonly value: Record<string, unknown>;
 }
 
-interface _Json {
+/** `hooks.json`: its text (`null`: absent) and its value. */
+export interface CodexHooks {
   readonly text: string | null;
   readonly value: Record<string, unknown> | null;
 }
@@ -173,12 +168,14 @@ function _parseToml(text: string, path: string): Record<string, unknown> {
   }
 }
 
-async function _readToml(path: string): Promise<_Toml> {
+/** Reads `config.toml`; throws a one-line error for a file rtok cannot read or parse. */
+export async function readCodexToml(path: string): Promise<CodexToml> {
   const text = await _readText(path);
   return { text, value: text === null ? {} : _parseToml(text, path) };
 }
 
-async function _readHooks(path: string): Promise<_Json> {
+/** Reads `hooks.json`; throws a one-line error for a file rtok cannot read or parse. */
+export async function readCodexHooks(path: string): Promise<CodexHooks> {
   const text = await _readText(path);
   if (text === null) return { text, value: null };
   let value: unknown;
@@ -207,9 +204,10 @@ function _render(value: Record<string, unknown>): string {
   return JSON.stringify(value, null, 2) + "\n";
 }
 
-function _postGroups(value: Record<string, unknown> | null): unknown[] {
+/** The hook groups under the event rtok's hook is under. */
+export function postGroups(value: Record<string, unknown> | null): unknown[] {
   const hooks = value?.hooks as Record<string, unknown> | undefined;
-  const list = hooks?.[_EVENT];
+  const list = hooks?.[CODEX_EVENT];
   return Array.isArray(list) ? list : [];
 }
 
@@ -218,7 +216,7 @@ function _without(value: Record<string, unknown>): Record<string, unknown> {
   const hooks: Record<string, unknown> = {};
   for (const [event, list] of Object.entries((value.hooks ?? {}) as Record<string, unknown>)) {
     const kept = (list as unknown[]).flatMap((g) => {
-      if (!_hasRtok(g)) return [g];
+      if (!hasRtok(g)) return [g];
       const rest = ((g as Record<string, unknown>).hooks as unknown[]).filter((h) =>
         !isRtokCodexHandler(h)
       );
@@ -235,7 +233,7 @@ function _without(value: Record<string, unknown>): Record<string, unknown> {
 function _anyRtok(value: Record<string, unknown> | null): boolean {
   if (!value) return false;
   return Object.values((value.hooks ?? {}) as Record<string, unknown[]>).some((l) =>
-    l.some(_hasRtok)
+    l.some(hasRtok)
   );
 }
 
@@ -289,14 +287,19 @@ export function appendCodexBlock(text: string | null, key: string, hash: string)
   return body === "" ? block : `${body}\n${block}`;
 }
 
-function _state(value: Record<string, unknown>, key: string): Record<string, unknown> | null {
+/** The `[hooks.state."<key>"]` table of `config.toml`, or `null`. */
+export function trustState(
+  value: Record<string, unknown>,
+  key: string,
+): Record<string, unknown> | null {
   const hooks = value.hooks;
   const state = isObject(hooks) ? hooks.state : undefined;
   const entry = isObject(state) ? state[key] : undefined;
   return isObject(entry) ? entry : null;
 }
 
-function _hooksOff(value: Record<string, unknown>): boolean {
+/** True when `config.toml` turns Codex's hooks off. */
+export function hooksOff(value: Record<string, unknown>): boolean {
   return isObject(value.features) && value.features.hooks === false;
 }
 
@@ -314,7 +317,7 @@ async function _write(path: string, before: string | null, after: string | null,
 async function _uninstall(opts: InstallOptions, home: string): Promise<InstallResult> {
   const hooksPath = `${home}/hooks.json`;
   const configPath = `${home}/config.toml`;
-  const [hooks, config] = await Promise.all([_readHooks(hooksPath), _readToml(configPath)]);
+  const [hooks, config] = await Promise.all([readCodexHooks(hooksPath), readCodexToml(configPath)]);
   const changes: FileChange[] = [];
   const notes: string[] = [];
   if (hooks.text !== null && hooks.value && _anyRtok(hooks.value)) {
@@ -322,8 +325,8 @@ async function _uninstall(opts: InstallOptions, home: string): Promise<InstallRe
     const after = await originalBackup(hooksPath, rest) ??
       (Object.keys(rest).length === 0 ? null : _render(rest));
     changes.push({ path: hooksPath, before: hooks.text, after });
-    const ours = _postGroups(hooks.value).findIndex(_hasRtok);
-    if (ours >= 0 && _postGroups(hooks.value).length > ours + 1) {
+    const ours = postGroups(hooks.value).findIndex(hasRtok);
+    if (ours >= 0 && postGroups(hooks.value).length > ours + 1) {
       notes.push(
         `the PostToolUse hooks after rtok's in ${hooksPath} move up one place: Codex asks to ` +
           "trust them again (its /hooks screen)",
@@ -346,18 +349,18 @@ async function _install(opts: InstallOptions): Promise<InstallResult> {
   if (opts.uninstall) return await _uninstall(opts, home);
   const hooksPath = `${home}/hooks.json`;
   const configPath = `${home}/config.toml`;
-  const [hooks, config] = await Promise.all([_readHooks(hooksPath), _readToml(configPath)]);
+  const [hooks, config] = await Promise.all([readCodexHooks(hooksPath), readCodexToml(configPath)]);
   const changes: FileChange[] = [];
   const notes: string[] = [];
 
   // hooks.json: rtok's group kept where it is (other hooks' trust keys are positional).
   const group = codexHookGroup(opts.rtok);
-  const list = [..._postGroups(hooks.value)];
+  const list = [...postGroups(hooks.value)];
   let index = list.findIndex(_onlyRtok);
   if (index < 0) index = list.push(group) - 1;
   else list[index] = group;
   const value = hooks.value ?? {};
-  const next = { ...value, hooks: { ...(value.hooks ?? {}) as object, [_EVENT]: list } };
+  const next = { ...value, hooks: { ...(value.hooks ?? {}) as object, [CODEX_EVENT]: list } };
   const hooksAfter = hooks.text !== null && canonicalJson(value) === canonicalJson(next)
     ? hooks.text
     : _render(next);
@@ -366,11 +369,11 @@ async function _install(opts: InstallOptions): Promise<InstallResult> {
   }
 
   // config.toml: the trust, in rtok's block at the end (any older block of rtok's replaced).
-  const key = codexTrustKey(_realPath(hooksPath), _EVENT_KEY, index);
-  const hash = await codexHookHash(_EVENT_KEY, group);
+  const key = codexTrustKey(realPath(hooksPath), CODEX_EVENT_KEY, index);
+  const hash = await codexHookHash(CODEX_EVENT_KEY, group);
   const base = config.text === null ? null : removeCodexBlock(config.text);
   const baseValue = base === config.text ? config.value : _parseToml(base ?? "", configPath);
-  const own = _state(baseValue, key);
+  const own = trustState(baseValue, key);
   let configAfter: string | null = config.text;
   if (own?.trusted_hash === hash) configAfter = base;
   else if (own) {
@@ -394,7 +397,7 @@ async function _install(opts: InstallOptions): Promise<InstallResult> {
   if (own?.enabled === false) {
     notes.push(`not done: ${configPath} turns rtok's hook off (enabled = false)`);
   }
-  if (_hooksOff(baseValue)) {
+  if (hooksOff(baseValue)) {
     notes.push(
       `not done: ${configPath} turns Codex's hooks off ([features] hooks = false): rtok's hook ` +
         "runs once they are on",
@@ -419,173 +422,5 @@ async function _install(opts: InstallOptions): Promise<InstallResult> {
   return { changes, notes };
 }
 
-/** The installed Codex CLI's version from `codex --version` on PATH, or `null`. */
-export function installedCodexVersion(): Promise<string | null> {
-  return installedVersion("codex");
-}
-
-function _check(status: HostCheck["status"], label: string, detail: string): HostCheck {
-  return { status, label, detail };
-}
-
-// What differs in `group` from the group rtok installs, or `null` when nothing does.
-function _formatDiff(group: Record<string, unknown>, rtok: string): string | null {
-  const want = codexHookGroup(rtok);
-  const handlers = (group.hooks ?? []) as unknown[];
-  const mine = handlers.find(isRtokCodexHandler) as Record<string, unknown>;
-  if (group.matcher !== CODEX_HOOK_MATCHER) {
-    return `its matcher is ${JSON.stringify(group.matcher ?? null)}, not "${CODEX_HOOK_MATCHER}"`;
-  }
-  if (handlers.length !== 1) return "its group holds other handlers too";
-  if (mine.command !== codexHookCommand(rtok)) {
-    return `the hook runs "${mine.command}", not "${codexHookCommand(rtok)}"`;
-  }
-  if (canonicalJson(group) !== canonicalJson(want)) {
-    return "its handler has fields rtok does not write";
-  }
-  return null;
-}
-
-async function _doctor(
-  opts: Pick<InstallOptions, "rtok" | "env" | "cwd">,
-  version: () => Promise<string | null>,
-): Promise<HostCheck[]> {
-  let home: string;
-  try {
-    home = codexHome(opts.env);
-  } catch {
-    return [];
-  }
-  const hooksPath = `${home}/hooks.json`;
-  const configPath = `${home}/config.toml`;
-  const settle = <T>(p: Promise<T>) =>
-    p.then((r) => ({ r, error: null }), (e: Error) => ({ r: null, error: e }));
-  const [installed, hooks, config] = await Promise.all([
-    version(),
-    settle(_readHooks(hooksPath)),
-    settle(_readToml(configPath)),
-  ]);
-  const configured = hooks.error !== null || config.error !== null || hooks.r?.text != null ||
-    config.r?.text != null;
-  if (installed === null && !configured) return [];
-  const checks: HostCheck[] = [];
-  const label = "codex hooks";
-  const fix = "run rtok init --host codex";
-  if (hooks.error || config.error) {
-    checks.push(_check("FAIL", label, (hooks.error ?? config.error)!.message));
-  } else {
-    const value = hooks.r!.value;
-    const groups = _postGroups(value);
-    const index = groups.findIndex(_hasRtok);
-    const stray = Object.keys((value?.hooks ?? {}) as Record<string, unknown>)
-      .filter((ev) =>
-        ev !== _EVENT && (value!.hooks as Record<string, unknown[]>)[ev].some(_hasRtok)
-      );
-    if (index < 0 && stray.length === 0) {
-      checks.push(_check("warn", label, `not installed (no rtok hook in ${hooksPath}); ${fix}`));
-    } else if (index < 0 || stray.length || groups.filter(_hasRtok).length > 1) {
-      const why = index < 0
-        ? `rtok's hook is under ${stray.join(", ")}, not ${_EVENT}`
-        : stray.length
-        ? `rtok's hook is also under ${stray.join(", ")}, which rtok does not answer`
-        : `rtok's hook is under ${_EVENT} more than once`;
-      checks.push(
-        _check(
-          "warn",
-          label,
-          `${hooksPath} differs from the format rtok installs: ${why}; ${fix} again`,
-        ),
-      );
-    } else {
-      const group = groups[index] as Record<string, unknown>;
-      const diff = _formatDiff(group, opts.rtok);
-      const key = codexTrustKey(_realPath(hooksPath), _EVENT_KEY, index);
-      const state = _state(config.r!.value, key);
-      const hash = await codexHookHash(_EVENT_KEY, group);
-      if (diff) {
-        checks.push(
-          _check(
-            "warn",
-            label,
-            `${hooksPath} differs from the format rtok installs: ${diff}; ${fix} again`,
-          ),
-        );
-      } else if (_hooksOff(config.r!.value)) {
-        checks.push(
-          _check(
-            "warn",
-            label,
-            `${configPath} turns Codex's hooks off ([features] hooks = false): rtok's hook does not run`,
-          ),
-        );
-      } else if (state?.enabled === false) {
-        checks.push(_check("warn", label, `${configPath} turns rtok's hook off (enabled = false)`));
-      } else if (!state || typeof state.trusted_hash !== "string") {
-        checks.push(
-          _check(
-            "warn",
-            label,
-            `rtok's hook is not trusted in ${configPath}: Codex skips it; ${fix} again`,
-          ),
-        );
-      } else if (state.trusted_hash !== hash) {
-        checks.push(
-          _check(
-            "warn",
-            label,
-            `rtok's hook changed since it was trusted in ${configPath}: Codex skips it; ${fix} again`,
-          ),
-        );
-      } else {
-        checks.push(
-          _check(
-            "ok",
-            label,
-            `PostToolUse runs "${
-              codexHookCommand(opts.rtok)
-            }" after each shell call, trusted (${hooksPath})`,
-          ),
-        );
-      }
-    }
-  }
-  const vlabel = "codex version";
-  if (installed === null) {
-    checks.push(
-      _check(
-        "warn",
-        vlabel,
-        "codex was not found on PATH (or did not answer --version): the hook runs only inside Codex CLI",
-      ),
-    );
-  } else if (installed === CODEX_VERIFIED_VERSION) {
-    checks.push(
-      _check(
-        "ok",
-        vlabel,
-        `Codex CLI ${installed}, the release rtok's hook format was verified with`,
-      ),
-    );
-  } else {
-    checks.push(
-      _check(
-        "warn",
-        vlabel,
-        `Codex CLI ${installed}; rtok's hook format was verified with ${CODEX_VERIFIED_VERSION} only: check that a git log's output still comes back filtered`,
-      ),
-    );
-  }
-  return checks;
-}
-
-/** What the installer reads besides files: the installed Codex's version. */
-export interface CodexInstallerDeps {
-  /** The installed `codex --version` (`0.171.0`), or `null` when none is found. */
-  readonly version?: () => Promise<string | null>;
-}
-
-/** An installer whose version probe is `deps.version` (`codex --version` by default). */
-export function codexInstaller(deps: CodexInstallerDeps = {}): HostInstaller {
-  const version = deps.version ?? installedCodexVersion;
-  return { install: _install, doctor: (opts) => _doctor(opts, version) };
-}
+/** Codex CLI's installer: `PostToolUse` in `hooks.json`, trusted in `config.toml`. */
+export const INSTALLER: HostInstaller = { install: _install };

@@ -1,5 +1,6 @@
 /**
- * The Codex CLI host (`codex`, verified with 0.171.0; see `scripts/probe/codex.md`). Codex runs
+ * The Codex CLI host's hook protocol (`codex`, verified with the release `HOSTS` names; see
+ * `scripts/probe/codex.md`). Codex runs
  * a command hook with one JSON object on stdin (`session_id`, `turn_id`, `transcript_path`,
  * `cwd`, `hook_event_name`, `tool_name`, `tool_input`, `tool_use_id`, and after the call
  * `tool_response`) and reads one JSON object from its stdout. rtok installs one `PostToolUse`
@@ -15,17 +16,13 @@
  * @module
  */
 
-import type { PostToolAnswer, PreToolDecision } from "../core/plugin.ts";
-import type { ToolResult } from "../core/tool_result.ts";
-import { isObject } from "./_shared.ts";
-import { type HostAdapter, type HostEvent, readJsonObject } from "./host.ts";
-import type { HostInstaller } from "./install.ts";
-import { CODEX_HOOK_MATCHER, codexInstaller } from "./codex_install.ts";
-
-export { CODEX_VERIFIED_VERSION } from "./codex_install.ts";
+import type { PostToolAnswer, PreToolDecision } from "../../core/plugin.ts";
+import type { ToolResult } from "../../core/tool_result.ts";
+import { isObject } from "../shared.ts";
+import { type HostAdapter, type HostEvent, readJsonObject } from "../host.ts";
 
 /** The tool name Codex's hooks give its shell tool (and the matcher rtok installs). */
-export const CODEX_SHELL_TOOL: string = CODEX_HOOK_MATCHER;
+export const CODEX_SHELL_TOOL: string = "Bash";
 
 const _HOST = "codex";
 
@@ -194,11 +191,7 @@ export function codexPostToolAnswer(
 /** The hook protocol. */
 export const ADAPTER: HostAdapter = {
   id: "codex",
-  name: "Codex CLI",
   readEvent: readCodexEvent,
   preToolAnswer: (d) => codexPreToolAnswer(d),
   postToolAnswer: codexPostToolAnswer,
 };
-
-/** The installer. */
-export const INSTALLER: HostInstaller = codexInstaller();
