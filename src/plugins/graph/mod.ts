@@ -8,13 +8,9 @@
  */
 
 import type { Plugin } from "../../core/plugin.ts";
+import { manifest } from "./manifest.ts";
 
 /** The `graph` plugin. Its work is done by the commands that ask it; it serves no event. */
 export const graphPlugin: Plugin = {
-  manifest: {
-    id: "graph",
-    surfaces: ["cli", "mcp"],
-    defaultOn: true,
-    description: "A symbol index per project: where a name is defined and used, without grepping.",
-  },
+  manifest,
 };
