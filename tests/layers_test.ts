@@ -7,6 +7,7 @@ import {
   layerOf,
   layerViolations,
   resolvePath,
+  sqlOutsidePlugins,
 } from "./_layers.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -28,10 +29,28 @@ async function _modules(): Promise<Map<string, string>> {
   return out;
 }
 
+// What the pipeline's move takes away: the command composer (src/plugins/cmd/compose.ts) reads
+// the archive's id length. Nothing may be added here.
+const _KNOWN = ["src/plugins/cmd/compose.ts → src/plugins/archive/archive.ts"];
+
 Deno.test("every import points the way the layers are drawn", async () => {
   const modules = await _modules();
   ok(modules.size > 100, `${modules.size} modules read`);
-  deepStrictEqual(layerViolations(modules), []);
+  deepStrictEqual(layerViolations(modules).filter((v) => !_KNOWN.some((k) => v.startsWith(k))), []);
+});
+
+Deno.test("no surface holds SQL: the ledger's queries are the measure and proxy plugins'", async () => {
+  deepStrictEqual(sqlOutsidePlugins(await _modules()), []);
+  const modules = new Map([
+    ["src/surfaces/a.ts", "const rows = db.prepare(`SELECT family, count(*) AS n\n FROM runs`);"],
+    ["src/surfaces/b.ts", `db.exec("DELETE FROM runs WHERE ts < ?");`],
+    ["src/surfaces/c.ts", `// SELECT x FROM y in a comment\ndb.exec("SAVEPOINT spool");`],
+    ["src/plugins/measure/d.ts", "db.prepare(`SELECT x FROM runs`);"],
+  ]);
+  deepStrictEqual(sqlOutsidePlugins(modules), [
+    "src/surfaces/a.ts: SELECT family, count(*) AS n FROM",
+    "src/surfaces/b.ts: DELETE FROM",
+  ]);
 });
 
 Deno.test("the layers the imports may follow form no cycle", () => {
@@ -102,12 +121,16 @@ Deno.test("layerViolations() names each import against the layers", () => {
     ["src/content/c.ts", `import { t } from "../../filters/_text.ts";`],
     ["src/claude/d.ts", `import { l } from "../rewrite/lexer.ts";`],
     ["src/core/e.ts", `import { m } from "./m.ts";\nimport s from "../../migrations/1.sql";`],
+    ["src/plugins/guard/f.ts", `import { g } from "../graph/mod.ts";`],
+    ["src/plugins/guard/g.ts", `import { q } from "../graph/query.ts";`],
   ]);
   deepStrictEqual(layerViolations(modules), [
     "src/core/a.ts → src/rewrite/x.ts: core may not import rewrite",
     "filters/b.ts → src/plugins/cmd/y.ts: filters may not import plugins/cmd",
     "src/content/c.ts → filters/_text.ts: a private helper of filters/",
     "src/claude/d.ts → src/rewrite/lexer.ts: claude may not import rewrite",
+    "src/plugins/guard/g.ts → src/plugins/graph/query.ts: a plugin imports another plugin only " +
+    "through its mod.ts",
   ]);
   deepStrictEqual(
     ["src/core/x.ts", "src/plugins/cmd/x.ts", "src/plugins/mod.ts", "filters/x.ts", "cli.ts"].map(
