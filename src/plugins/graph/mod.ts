@@ -20,6 +20,11 @@ export { hasSymbolIndex } from "../../core/symbol_marker.ts";
 type _Lookup = typeof import("./lookup.ts");
 let _lookup: Promise<_Lookup> | null = null;
 
+/** Loads what {@linkcode countDefinitions} needs (`node:sqlite`) ahead of the first question. */
+export async function warmLookup(): Promise<void> {
+  await (_lookup ??= lazyImport<_Lookup>(new URL("./lookup.ts", import.meta.url)));
+}
+
 /**
  * How many definitions of `name` the index of `root` holds in the store of `home`, or `null`
  * when that cannot be told now (no store, no index, a busy or damaged store). Ask after
@@ -30,8 +35,8 @@ export async function countDefinitions(
   root: string,
   name: string,
 ): Promise<number | null> {
-  const lookup = await (_lookup ??= lazyImport<_Lookup>(new URL("./lookup.ts", import.meta.url)));
-  return lookup.countDefinitions(home, root, name);
+  await warmLookup();
+  return (await _lookup!).countDefinitions(home, root, name);
 }
 
 /** The `graph` plugin. Its work is done by the commands that ask it; it serves no event. */

@@ -1,12 +1,13 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { Store, storePath } from "../../core/store.ts";
 import { markIndexed } from "../../core/symbol_marker.ts";
-import { countDefinitions, hasSymbolIndex } from "./mod.ts";
+import { countDefinitions, hasSymbolIndex, warmLookup } from "./mod.ts";
 
 Deno.test("countDefinitions() counts a name's definitions in one project's index", async () => {
   const home = await Deno.makeTempDir();
   try {
     deepStrictEqual(await countDefinitions(home, "/p", "parse"), null);
+    await warmLookup();
     const store = Store.open(storePath(home));
     store.write((db) => {
       db.exec(`INSERT INTO graph_projects (id, root, updated) VALUES (1, '/p', 0), (2, '/q', 0);
