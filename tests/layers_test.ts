@@ -121,15 +121,15 @@ Deno.test("layerViolations() names each import against the layers", () => {
     ["src/content/c.ts", `import { t } from "../../filters/_text.ts";`],
     ["src/claude/d.ts", `import { l } from "../rewrite/lexer.ts";`],
     ["src/core/e.ts", `import { m } from "./m.ts";\nimport s from "../../migrations/1.sql";`],
-    ["src/plugins/guard/f.ts", `import { g } from "../graph/mod.ts";`],
-    ["src/plugins/guard/g.ts", `import { q } from "../graph/query.ts";`],
+    ["src/plugins/cmd/f.ts", `import { g } from "../archive/mod.ts";`],
+    ["src/plugins/cmd/g.ts", `import { q } from "../archive/search.ts";`],
   ]);
   deepStrictEqual(layerViolations(modules), [
     "src/core/a.ts → src/rewrite/x.ts: core may not import rewrite",
     "filters/b.ts → src/plugins/cmd/y.ts: filters may not import plugins/cmd",
     "src/content/c.ts → filters/_text.ts: a private helper of filters/",
     "src/claude/d.ts → src/rewrite/lexer.ts: claude may not import rewrite",
-    "src/plugins/guard/g.ts → src/plugins/graph/query.ts: a plugin imports another plugin only " +
+    "src/plugins/cmd/g.ts → src/plugins/archive/search.ts: a plugin imports another plugin only " +
     "through its mod.ts",
   ]);
   deepStrictEqual(
