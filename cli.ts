@@ -5,9 +5,9 @@
  * @module
  */
 
-import { HELP, VERSION } from "./src/surfaces/_help.ts";
+import { VERSION } from "./src/surfaces/_help.ts";
 import { print, warn } from "./src/surfaces/_io.ts";
-import { type Outcome, revokeAllBut, RUN_SURFACE, SURFACES } from "./src/surfaces/mod.ts";
+import { helpText, type Outcome, revokeAllBut, RUN_SURFACE, SURFACES } from "./src/surfaces/mod.ts";
 
 export type { Outcome };
 
@@ -15,7 +15,7 @@ export type { Outcome };
 export async function main(args: readonly string[]): Promise<Outcome> {
   const [first, ...rest] = args;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    await print(HELP);
+    await print(await helpText());
     return { code: 0, signal: null };
   }
   if (first === "--version" || first === "-V") {

@@ -46,14 +46,7 @@ export {
   rtokHome,
 } from "./src/core/config.ts";
 export { parseConfig } from "./src/core/config_parse.ts";
-export {
-  CATALOGUE,
-  type CatalogueEntry,
-  type CtxInit,
-  makeCtx,
-  type PluginError,
-  Registry,
-} from "./src/core/registry.ts";
+export { type CtxInit, makeCtx, type PluginError, Registry } from "./src/core/registry.ts";
 export { Store, storePath } from "./src/core/store.ts";
 export type { Migration } from "./src/core/migrations.ts";
 export type { Drained, SpoolEntry } from "./src/core/spool.ts";
@@ -61,4 +54,5 @@ export { CHARS_PER_TOKEN, estimate, TEXT_CLASSES, type TextClass } from "./src/c
 export { type Guarded, neverWorse } from "./src/core/guard.ts";
 export { loadBuiltinFilters } from "./src/plugins/cmd/loaders.ts";
 export { BUILTIN_PLUGINS } from "./src/plugins/mod.ts";
+export { CATALOGUE, type CatalogueEntry } from "./src/plugins/catalogue.ts";
 export { main as runCommand, type Outcome } from "./src/surfaces/run.ts";

@@ -63,6 +63,11 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
+// A plugin's own folder (`plugins/cmd`), not the lists that compose them (`plugins`).
+function _isPlugin(layer: string): boolean {
+  return layer.startsWith("plugins/");
+}
+
 /** The layer a repository path belongs to, or `null` outside the layered code. */
 export function layerOf(path: string): string | null {
   const parts = path.split("/");
@@ -102,7 +107,9 @@ export function importsOf(path: string, source: string): string[] {
 /**
  * Every import of `modules` (repository path → source) that crosses layers against
  * {@linkcode ALLOWED}, as `"<from> → <to>: <layer> may not import <layer>"`; and every import
- * into a private helper of another folder (`filters/_text.ts` from `src/`).
+ * into a private helper of another folder (`filters/_text.ts` from `src/`); and every import of
+ * one plugin's module by another plugin but its public `mod.ts` (a plugin may use another
+ * plugin's `mod.ts`, as a program built on rtok would; what lies behind it is that plugin's own).
  */
 export function layerViolations(modules: ReadonlyMap<string, string>): string[] {
   const out: string[] = [];
@@ -122,8 +129,30 @@ export function layerViolations(modules: ReadonlyMap<string, string>): string[] 
       }
       if (a !== b && !(ALLOWED[a] ?? []).includes(b)) {
         out.push(`${from} → ${to}: ${a} may not import ${b}`);
+      } else if (_isPlugin(a) && _isPlugin(b) && a !== b && name !== "mod.ts") {
+        out.push(`${from} → ${to}: a plugin imports another plugin only through its mod.ts`);
       }
     }
+  }
+  return out;
+}
+
+// SQL that reads or writes rows, in a string: `SELECT … FROM`, `INSERT INTO`, `UPDATE … SET`,
+// `DELETE FROM`, `CREATE TABLE`. Transaction control (`SAVEPOINT`, `PRAGMA`) is not a query.
+const _SQL =
+  /\bSELECT\b[^`"';]*?\bFROM\b|\bINSERT\s+(?:OR\s+\w+\s+)?INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b|\bCREATE\s+(?:VIRTUAL\s+)?TABLE\b/;
+
+/**
+ * Every module of `modules` in a layer that must not query the store itself (`surfaces`: the
+ * ledger's queries live in the measure plugin, the proxy's in the proxy plugin), with the SQL
+ * it holds, as `"<path>: <sql>"`.
+ */
+export function sqlOutsidePlugins(modules: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [path, source] of modules) {
+    if (layerOf(path) !== "surfaces") continue;
+    const m = _SQL.exec(source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, ""));
+    if (m) out.push(`${path}: ${m[0].replace(/\s+/g, " ")}`);
   }
   return out;
 }

@@ -7,6 +7,7 @@ import {
   layerOf,
   layerViolations,
   resolvePath,
+  sqlOutsidePlugins,
 } from "./_layers.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -28,10 +29,28 @@ async function _modules(): Promise<Map<string, string>> {
   return out;
 }
 
+// What the pipeline's move takes away: the command composer (src/plugins/cmd/compose.ts) reads
+// the archive's id length. Nothing may be added here.
+const _KNOWN = ["src/plugins/cmd/compose.ts → src/plugins/archive/archive.ts"];
+
 Deno.test("every import points the way the layers are drawn", async () => {
   const modules = await _modules();
   ok(modules.size > 100, `${modules.size} modules read`);
-  deepStrictEqual(layerViolations(modules), []);
+  deepStrictEqual(layerViolations(modules).filter((v) => !_KNOWN.some((k) => v.startsWith(k))), []);
+});
+
+Deno.test("no surface holds SQL: the ledger's queries are the measure and proxy plugins'", async () => {
+  deepStrictEqual(sqlOutsidePlugins(await _modules()), []);
+  const modules = new Map([
+    ["src/surfaces/a.ts", "const rows = db.prepare(`SELECT family, count(*) AS n\n FROM runs`);"],
+    ["src/surfaces/b.ts", `db.exec("DELETE FROM runs WHERE ts < ?");`],
+    ["src/surfaces/c.ts", `// SELECT x FROM y in a comment\ndb.exec("SAVEPOINT spool");`],
+    ["src/plugins/measure/d.ts", "db.prepare(`SELECT x FROM runs`);"],
+  ]);
+  deepStrictEqual(sqlOutsidePlugins(modules), [
+    "src/surfaces/a.ts: SELECT family, count(*) AS n FROM",
+    "src/surfaces/b.ts: DELETE FROM",
+  ]);
 });
 
 Deno.test("the layers the imports may follow form no cycle", () => {
@@ -103,6 +122,8 @@ Deno.test("layerViolations() names each import against the layers", () => {
     ["src/core/e.ts", `import { m } from "./m.ts";\nimport s from "../../migrations/1.sql";`],
     ["src/surfaces/x/f.ts", `import { h } from "../_h.ts";`],
     ["src/surfaces/g.ts", `import { h } from "./x/_h.ts";`],
+    ["src/plugins/cmd/f.ts", `import { g } from "../archive/mod.ts";`],
+    ["src/plugins/cmd/g.ts", `import { q } from "../archive/search.ts";`],
   ]);
   deepStrictEqual(layerViolations(modules), [
     "src/core/a.ts → src/rewrite/x.ts: core may not import rewrite",
@@ -110,6 +131,8 @@ Deno.test("layerViolations() names each import against the layers", () => {
     "src/content/c.ts → filters/_text.ts: a private helper of filters/",
     "src/claude/d.ts → src/rewrite/lexer.ts: claude may not import rewrite",
     "src/surfaces/g.ts → src/surfaces/x/_h.ts: a private helper of src/surfaces/x/",
+    "src/plugins/cmd/g.ts → src/plugins/archive/search.ts: a plugin imports another plugin only " +
+    "through its mod.ts",
   ]);
   deepStrictEqual(
     ["src/core/x.ts", "src/plugins/cmd/x.ts", "src/plugins/mod.ts", "filters/x.ts", "cli.ts"].map(

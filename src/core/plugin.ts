@@ -18,9 +18,12 @@ export type Surface = "cli" | "hook" | "mcp" | "proxy";
 
 /** What a plugin is. */
 export interface Manifest {
-  /** Its id, as in `CATALOGUE` and `[plugins.<id>]`. */
+  /** Its id, as in the catalogue and `[plugins.<id>]`. */
   readonly id: string;
-  /** The surfaces it serves. */
+  /**
+   * The surfaces whose events it serves: a surface loads only the built-in plugins whose
+   * manifest names it (`[]` for a plugin only its own commands ask).
+   */
   readonly surfaces: readonly Surface[];
   /** Whether it runs when config is silent. */
   readonly defaultOn: boolean;

@@ -1,5 +1,5 @@
 /**
- * The registry: the enabled plugins in dispatch order (`CATALOGUE` ∩ config), the merge rules
+ * The registry: the enabled plugins in dispatch order (the catalogue ∩ config), the merge rules
  * for their answers, and error isolation — a plugin that throws is dropped for that event,
  * its error is kept, and the others still answer.
  *
@@ -35,7 +35,13 @@ export interface CatalogueEntry {
   readonly defaultOn: boolean;
 }
 
-/** Every built-in plugin, in dispatch order. The registry's manifests must match it. */
+/**
+ * Every built-in plugin, in dispatch order.
+ *
+ * @deprecated The catalogue is `src/plugins/catalogue.ts`, read from the plugins' manifests;
+ * this copy stays only while `src/surfaces/hook.ts` imports it from here, and
+ * `src/core/registry_test.ts` fails when the two disagree.
+ */
 export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: "measure", defaultOn: true },
   { id: "cmd", defaultOn: true },

@@ -5,6 +5,7 @@ import { CATALOGUE, KEEP_FOREIGN_MS, makeCtx, Registry } from "./registry.ts";
 import { appendSpool, parseSpool, spoolPath } from "./spool.ts";
 import { Store, storePath } from "./store.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
+import { CATALOGUE as DERIVED } from "../plugins/catalogue.ts";
 
 function config(plugins: Config["plugins"] = {}): Config {
   return { ...structuredClone(DEFAULT_CONFIG) as Config, plugins };
@@ -29,6 +30,10 @@ Deno.test("CATALOGUE lists exactly the built-in plugins, with their defaults, in
     BUILTIN_PLUGINS.map((p) => ({ id: p.manifest.id, defaultOn: p.manifest.defaultOn })),
     CATALOGUE.map((c) => ({ id: c.id, defaultOn: c.defaultOn })),
   );
+});
+
+Deno.test("CATALOGUE, the copy core keeps for old importers, equals the plugins' catalogue", () => {
+  deepStrictEqual(CATALOGUE, DERIVED);
 });
 
 Deno.test("Registry keeps plugins config enables, else their default, in the given order", () => {

@@ -5,6 +5,11 @@
  * `rtok where NAME` and the size of its answer without loading the plugin or a grammar. Load
  * it lazily, after {@linkcode hasSymbolIndex} said there is an index: it loads `node:sqlite`.
  *
+ * Moved: the lookup is the `graph` plugin's (`countDefinitions` in src/plugins/graph/mod.ts,
+ * the query in src/plugins/graph/lookup.ts). This copy stays only until the guard
+ * (src/plugins/guard/pretool.ts) and the server's warm-up (src/surfaces/_warm.ts) load the
+ * plugin's mod.ts instead; then it is removed.
+ *
  * @module
  */
 

@@ -2,7 +2,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { HOST_ENV, RTOK_ENV } from "../core/permissions.ts";
 import { NATIVE_HOST as HOOK_NATIVE_HOST } from "../surfaces/hook.ts";
 import { COMMAND_HOOK_HOSTS } from "./command_hook.ts";
-import { HELP } from "../surfaces/_help.ts";
+import { SURFACES } from "../surfaces/mod.ts";
 import {
   HOST_IDS,
   HOSTS,
@@ -54,7 +54,10 @@ Deno.test("COMMAND_HOOK_HOSTS are the hosts whose HOSTS entry runs a command per
 });
 
 Deno.test("rtok's help lists the hook of every host in HOSTS, and no other", () => {
-  // The help is loaded by every command, the hook's included, so it is written out, not built.
-  const named = [...HELP.matchAll(/^ {2}rtok hook ([a-z|]+)/gm)].flatMap((m) => m[1].split("|"));
+  // The command table is loaded by every command, the hook's included, so its help lines are
+  // written out rather than built from HOSTS.
+  const named = SURFACES.hook.help.flatMap(([usage]) =>
+    /^hook ([a-z|]+)/.exec(usage)?.[1].split("|") ?? []
+  );
   deepStrictEqual(new Set(named), new Set(HOST_IDS));
 });

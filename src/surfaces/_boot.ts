@@ -7,7 +7,8 @@
 
 import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import type { Ctx, Plugin } from "../core/plugin.ts";
-import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
+import { makeCtx, Registry } from "../core/registry.ts";
+import { DISPATCH_ORDER } from "../plugins/catalogue.ts";
 import type { Store } from "../core/store.ts";
 import { warn } from "./_io.ts";
 import { lazyImport } from "../core/lazy.ts";
@@ -36,7 +37,7 @@ export async function boot(plugins?: readonly Plugin[]): Promise<Boot> {
   } catch (e) {
     warn(`${(e as Error).message}; using the defaults (fix it, or see "rtok config")`);
   }
-  const registry = new Registry(plugins, config, CATALOGUE.map((c) => c.id));
+  const registry = new Registry(plugins, config, DISPATCH_ORDER);
   return { home, config, registry };
 }
 
@@ -93,7 +94,7 @@ export async function drain(b: Boot, store: Store): Promise<void> {
   const registry = new Registry(
     [...b.registry.enabled, ...all.filter((p) => !own.has(p.manifest.id))],
     b.config,
-    CATALOGUE.map((c) => c.id),
+    DISPATCH_ORDER,
   );
   try {
     registry.drain(makeCtx(registry, { config: b.config, store, home: b.home ?? "" }));

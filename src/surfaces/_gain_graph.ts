@@ -8,6 +8,8 @@
  */
 
 import type { Store } from "../core/store.ts";
+import { savedByDay } from "../plugins/measure/gain.ts";
+import { proxySavedByDay } from "../plugins/proxy/gain.ts";
 
 /** Days the graph covers, today included. */
 export const GRAPH_DAYS = 30;
@@ -109,22 +111,9 @@ export function gainGraph(
     f[s] += saved;
     byFamily.set(family, f);
   };
-  const day = (col: string) => `strftime('%Y-%m-%d', ${col} / 1000, 'unixepoch', 'localtime')`;
-  const p = _projectClause(scope.project);
-  const runs = store.db.prepare(
-    `SELECT ${day("ts")} AS day, family, surface, sum(raw_tokens - emitted_tokens) AS saved
-     FROM runs WHERE ts >= ? AND (delivered IS NULL OR delivered = 1) ${p.sql}
-     GROUP BY day, family, surface`,
-  ).all(start, ...p.params) as { day: string; family: string; surface: string; saved: number }[];
-  for (const r of runs) add(r.day, r.family, r.surface, Number(r.saved));
+  for (const r of savedByDay(store, scope, start)) add(r.day, r.family, r.surface, r.saved);
   if (scope.project === null) {
-    const proxy = store.db.prepare(
-      `SELECT ${day("q.ts")} AS day, r.shape AS family,
-         sum(r.raw_tokens - r.emitted_tokens) AS saved
-       FROM proxy_results r JOIN proxy_requests q ON q.id = r.request_id
-       WHERE q.ts >= ? AND q.route != 'count_tokens' GROUP BY day, family`,
-    ).all(start) as { day: string; family: string; saved: number }[];
-    for (const r of proxy) add(r.day, r.family, "proxy", Number(r.saved));
+    for (const r of proxySavedByDay(store, start)) add(r.day, r.family, "proxy", r.saved);
   }
   return {
     estimated: true,
@@ -231,16 +220,6 @@ function _human(n: number): string {
 }
 
 // `project = root` or below it; GLOB so `_` and `%` in paths are ordinary characters.
-function _projectClause(project: string | null): { sql: string; params: string[] } {
-  if (project === null) return { sql: "", params: [] };
-  const root = project.replace(/\/+$/, "") || "/";
-  const glob = root.replace(/[*?[]/g, (c) => `[${c}]`);
-  return {
-    sql: "AND (project = ? OR project GLOB ?)",
-    params: [root, `${glob === "/" ? "" : glob}/*`],
-  };
-}
-
 function _wrap(text: string, width: number): string {
   const lines: string[] = [];
   let line = "";

@@ -6,7 +6,7 @@
 
 import { type Config, configPath, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { storePath } from "../core/store.ts";
-import { CATALOGUE } from "../core/registry.ts";
+import { CATALOGUE } from "../plugins/catalogue.ts";
 import { spoolPath } from "../core/spool.ts";
 import { archiveDir } from "../plugins/archive/archive.ts";
 import { print } from "./_io.ts";

@@ -26,6 +26,8 @@ import {
   TOKEN_KINDS,
 } from "../plugins/proxy/metrics.ts";
 import { OTHER_CALLERS } from "../plugins/proxy/gateway.ts";
+import { proxyMetricRows } from "../plugins/proxy/gain.ts";
+import { failureCount, savedByFamily, totalsBySurface } from "../plugins/measure/totals.ts";
 import { boot, drain, openStore } from "./_boot.ts";
 import { pathExists } from "../core/paths.ts";
 import { wholeNumber } from "./_flags.ts";
@@ -399,10 +401,7 @@ function _gauge(name: string, help: string, labels: readonly string[]): CounterV
   return new CounterVec(name, help, labels, "gauge");
 }
 
-type _Row = Record<string, string | number | null>;
-
 function _families(db: DatabaseSync): MetricFamily[] {
-  const all = (sql: string) => db.prepare(sql).all() as _Row[];
   const runs = _gauge("rtok_ledger_runs", "Runs in the ledger, by surface.", ["surface"]);
   const raw = _gauge(
     "rtok_ledger_raw_tokens",
@@ -419,57 +418,33 @@ function _families(db: DatabaseSync): MetricFamily[] {
     "Estimated tokens saved (raw minus emitted), by surface.",
     ["surface"],
   );
-  for (
-    const r of all(
-      `SELECT surface, count(*) AS n, coalesce(sum(raw_tokens), 0) AS raw,
-         coalesce(sum(emitted_tokens), 0) AS emitted FROM runs
-       WHERE delivered IS NULL OR delivered = 1 GROUP BY surface`,
-    )
-  ) {
-    const s = [String(r.surface)];
-    runs.inc(s, Number(r.n));
-    raw.inc(s, Number(r.raw));
-    emitted.inc(s, Number(r.emitted));
-    saved.inc(s, Number(r.raw) - Number(r.emitted));
+  for (const r of totalsBySurface(db)) {
+    const s = [r.surface];
+    runs.inc(s, r.runs);
+    raw.inc(s, r.raw);
+    emitted.inc(s, r.emitted);
+    saved.inc(s, r.raw - r.emitted);
   }
   const family = _gauge(
     "rtok_ledger_family_saved_tokens",
     "Estimated tokens saved by each filter family that saved any.",
     ["family"],
   );
-  for (
-    const r of all(
-      `SELECT family, sum(raw_tokens - emitted_tokens) AS saved FROM runs
-       WHERE passthrough IS NULL AND (delivered IS NULL OR delivered = 1)
-       GROUP BY family HAVING saved > 0`,
-    )
-  ) family.inc([String(r.family)], Number(r.saved));
+  for (const r of savedByFamily(db)) family.inc([r.family], r.saved);
   const failures = _gauge("rtok_ledger_filter_failures", "Filter failures recorded.", []);
-  failures.inc([], Number(all("SELECT count(*) AS n FROM failures")[0].n));
+  failures.inc([], failureCount(db));
   // The callers with the most requests keep their name, as in the proxy's live metrics; the
   // rest are summed as one, so a gateway with many keys does not make many series.
-  const kept = new Set(
-    all(
-      `SELECT coalesce(caller, '') AS caller, count(*) AS n FROM proxy_requests
-       GROUP BY 1 ORDER BY n DESC, caller LIMIT ${DEFAULT_MAX_CALLERS}`,
-    ).map((r) => String(r.caller)),
-  );
-  const caller = (r: _Row) => kept.has(String(r.caller)) ? String(r.caller) : OTHER_CALLERS;
+  const proxy = proxyMetricRows(db, DEFAULT_MAX_CALLERS);
+  const kept = new Set(proxy.topCallers);
+  const caller = (r: { caller: string }) => kept.has(r.caller) ? r.caller : OTHER_CALLERS;
   const requests = _gauge(
     "rtok_ledger_proxy_requests",
     "Proxy requests in the ledger, by provider, model, route, HTTP status and caller.",
     ["provider", "model", "route", "status", "caller"],
   );
-  for (
-    const r of all(
-      `SELECT provider, coalesce(model, '') AS model, route, coalesce(status, 0) AS status,
-         coalesce(caller, '') AS caller, count(*) AS n FROM proxy_requests GROUP BY 1, 2, 3, 4, 5`,
-    )
-  ) {
-    requests.inc(
-      [String(r.provider), String(r.model), String(r.route), String(r.status), caller(r)],
-      Number(r.n),
-    );
+  for (const r of proxy.requests) {
+    requests.inc([r.provider, r.model, r.route, String(r.status), caller(r)], r.n);
   }
   const tokens = _gauge(
     "rtok_ledger_proxy_tokens",
@@ -477,18 +452,10 @@ function _families(db: DatabaseSync): MetricFamily[] {
       "counted.",
     ["provider", "model", "kind", "caller"],
   );
-  for (
-    const r of all(
-      `SELECT provider, coalesce(model, '') AS model, coalesce(caller, '') AS caller,
-         coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output,
-         coalesce(sum(cache_write_tokens), 0) AS cache_write,
-         coalesce(sum(cache_read_tokens), 0) AS cache_read
-       FROM proxy_requests WHERE route != 'count_tokens' GROUP BY 1, 2, 3`,
-    )
-  ) {
+  for (const r of proxy.tokens) {
     for (const kind of TOKEN_KINDS) {
-      const n = Number(r[kind]);
-      if (n > 0) tokens.inc([String(r.provider), String(r.model), kind, caller(r)], n);
+      const n = r[kind];
+      if (n > 0) tokens.inc([r.provider, r.model, kind, caller(r)], n);
     }
   }
   const perProvider = [
@@ -505,14 +472,9 @@ function _families(db: DatabaseSync): MetricFamily[] {
     ],
     ["rtok_ledger_proxy_chars_saved", "Chars the proxy's compression removed.", "chars_saved"],
   ] as const;
-  const byProvider = all(
-    `SELECT provider, coalesce(caller, '') AS caller, sum(results_seen) AS results_seen,
-       sum(results_compressed) AS results_compressed, sum(chars_seen) AS chars_seen,
-       sum(chars_saved) AS chars_saved FROM proxy_requests GROUP BY 1, 2`,
-  );
   const provider = perProvider.map(([name, help, column]) => {
     const g = _gauge(name, help, ["provider", "caller"]);
-    for (const r of byProvider) g.inc([String(r.provider), caller(r)], Number(r[column]));
+    for (const r of proxy.results) g.inc([r.provider, caller(r)], r[column]);
     return g.family();
   });
   const tokensSaved = _gauge(
@@ -520,13 +482,7 @@ function _families(db: DatabaseSync): MetricFamily[] {
     "Tokens the proxy's compression removed, estimated by each result's text class.",
     ["provider", "caller"],
   );
-  for (
-    const r of all(
-      `SELECT q.provider AS provider, coalesce(q.caller, '') AS caller,
-         sum(r.raw_tokens - r.emitted_tokens) AS saved
-       FROM proxy_results r JOIN proxy_requests q ON q.id = r.request_id GROUP BY 1, 2`,
-    )
-  ) tokensSaved.inc([String(r.provider), caller(r)], Number(r.saved));
+  for (const r of proxy.saved) tokensSaved.inc([r.provider, caller(r)], r.saved);
   return [
     runs.family(),
     raw.family(),

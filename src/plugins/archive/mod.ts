@@ -10,6 +10,7 @@ import type { Store } from "../../core/store.ts";
 import type { ArchivedOutput } from "./archive.ts";
 import { archiveIdOfPath } from "./read_watch.ts";
 import { lazyImport } from "../../core/lazy.ts";
+import { manifest } from "./manifest.ts";
 
 type Archive = typeof import("./archive.ts");
 let archive: Promise<Archive> | null = null;
@@ -21,12 +22,7 @@ function loadArchive(): Promise<Archive> {
 
 /** The `archive` plugin. */
 export const archivePlugin: Plugin = {
-  manifest: {
-    id: "archive",
-    surfaces: ["cli", "hook", "mcp", "proxy"],
-    defaultOn: true,
-    description: "Keeps every cut output's raw bytes for `rtok expand`, bounded in age and size.",
-  },
+  manifest,
   async prepare(): Promise<void> {
     await loadArchive();
   },

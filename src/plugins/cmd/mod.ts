@@ -10,6 +10,7 @@ import { FILTER_LOADERS, hasOwnFilterFiles } from "./loaders.ts";
 import { familyOf, splitArgv, toolName } from "../../core/command.ts";
 import { cmdPreTool } from "./rewrite_plugin.ts";
 import { lazyImport } from "../../core/lazy.ts";
+import { manifest } from "./manifest.ts";
 
 const _SCRIPT_FAMILIES = new Set([
   "npm test",
@@ -34,14 +35,7 @@ function _commandLine(argv: readonly string[]): string {
 
 /** The `cmd` plugin. */
 export const cmdPlugin: Plugin = {
-  manifest: {
-    id: "cmd",
-    surfaces: ["cli", "hook"],
-    defaultOn: true,
-    description:
-      "Filters the output of git, grep, rg, ls, find, tree and diff run through rtok, and " +
-      "rewrites the agent's shell commands to their rtok form.",
-  },
+  manifest,
   // The rewrite rules load only when the hook sees a shell call, off every run's path.
   preTool: cmdPreTool,
   async commandFilter(argv: readonly string[], cwd?: string): Promise<CommandMatch | null> {

@@ -12,6 +12,7 @@ import type { SpoolEntry } from "../../core/spool.ts";
 import type { Store } from "../../core/store.ts";
 import { lazyImport } from "../../core/lazy.ts";
 import { clearLast } from "./state.ts";
+import { manifest } from "./manifest.ts";
 
 type _Pretool = typeof import("./pretool.ts");
 let _pretool: Promise<_Pretool> | null = null;
@@ -77,13 +78,7 @@ function _clip(s: string): string {
 
 /** The `guard` plugin. */
 export const guardPlugin: Plugin = {
-  manifest: {
-    id: "guard",
-    surfaces: ["hook"],
-    defaultOn: true,
-    description:
-      "Rewrites shell commands that waste context to a cheaper form, or names one in a reason.",
-  },
+  manifest,
   preTool: guardPreTool,
   ingest(entries: readonly SpoolEntry[], store: Store): void {
     ingestGuard(entries, store);

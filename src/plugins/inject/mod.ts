@@ -10,16 +10,11 @@
 
 import type { Plugin } from "../../core/plugin.ts";
 import { lazyImport } from "../../core/lazy.ts";
+import { manifest } from "./manifest.ts";
 
 /** The `inject` plugin. */
 export const injectPlugin: Plugin = {
-  manifest: {
-    id: "inject",
-    surfaces: ["proxy"],
-    defaultOn: false,
-    description:
-      "Adds a terse-answer and a lean-code style to the system prompt of proxied requests.",
-  },
+  manifest,
   async proxyFilter(req, ctx) {
     // Gemini's system prompt (`systemInstruction`) is not one it knows how to edit.
     if (req.api === "gemini") return null;

@@ -391,3 +391,31 @@ export function untiedHookRows(store: Store, scope: Scope): number {
   ).get(...w.params) as { n: number };
   return Number(r.n);
 }
+
+/** One day's estimated tokens saved by one family on one surface. */
+export interface DaySaving {
+  /** The local date, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** The family. */
+  readonly family: string;
+  /** The surface that ran it. */
+  readonly surface: string;
+  /** Estimated tokens saved. */
+  readonly saved: number;
+}
+
+/** Estimated tokens saved since `start` (epoch ms), by local day, family and surface. */
+export function savedByDay(store: Store, scope: Scope, start: number): DaySaving[] {
+  const w = where(scope);
+  const rows = store.db.prepare(
+    `SELECT strftime('%Y-%m-%d', ts / 1000, 'unixepoch', 'localtime') AS day, family, surface,
+       sum(raw_tokens - emitted_tokens) AS saved
+     FROM runs ${_delivered(w.sql)} AND ts >= ? GROUP BY day, family, surface`,
+  ).all(...w.params, start) as Record<string, unknown>[];
+  return rows.map((r) => ({
+    day: String(r.day),
+    family: String(r.family),
+    surface: String(r.surface),
+    saved: Number(r.saved),
+  }));
+}

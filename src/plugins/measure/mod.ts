@@ -17,15 +17,11 @@ import type { SpoolEntry } from "../../core/spool.ts";
 import type { Store } from "../../core/store.ts";
 import { ingestLedger } from "./ledger.ts";
 import { updateServedRaw } from "./refetch.ts";
+import { manifest } from "./manifest.ts";
 
 /** The `measure` plugin. */
 export const measurePlugin: Plugin = {
-  manifest: {
-    id: "measure",
-    surfaces: ["cli", "hook", "mcp", "proxy"],
-    defaultOn: true,
-    description: "Records one ledger row per run and the filter failures, for `rtok gain`.",
-  },
+  manifest,
   onMeasurement(m: Measurement, ctx: Ctx): void {
     ctx.defer("measure.run", { ...m });
   },

@@ -15,6 +15,7 @@ import type { Store } from "../../core/store.ts";
 import { lazyImport } from "../../core/lazy.ts";
 import { readDigestFile } from "./digest_file.ts";
 import { ingestDigests } from "./rows.ts";
+import { manifest } from "./manifest.ts";
 
 type _Compact = typeof import("./compact.ts");
 
@@ -26,13 +27,7 @@ export const MEMORY_PRIORITY: number = 100;
 
 /** The `memory` plugin. */
 export const memoryPlugin: Plugin = {
-  manifest: {
-    id: "memory",
-    surfaces: ["hook"],
-    defaultOn: true,
-    description:
-      "Keeps a digest of the session at PreCompact and injects it when the session goes on.",
-  },
+  manifest,
   async preCompact(ev: SessionEvent, ctx: Ctx): Promise<void> {
     const { keepDigest } = await lazyImport<_Compact>(new URL("./compact.ts", import.meta.url));
     keepDigest(ev, ctx);

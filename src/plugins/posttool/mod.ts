@@ -19,6 +19,7 @@ import { lazyImport } from "../../core/lazy.ts";
 import { hasPointer } from "../../core/pointer.ts";
 import { noteEdit, noteTurn } from "./session.ts";
 import { type PosttoolSettings, readSettings } from "./settings.ts";
+import { manifest } from "./manifest.ts";
 
 /** The host's tools that change a file (Claude Code's names). */
 export const EDIT_TOOLS: ReadonlySet<string> = new Set([
@@ -36,13 +37,7 @@ let _compress: Promise<_Compress> | null = null;
 
 /** The `posttool` plugin. */
 export const posttoolPlugin: Plugin = {
-  manifest: {
-    id: "posttool",
-    surfaces: ["hook"],
-    defaultOn: true,
-    description:
-      "Compresses the host's own tool results (whole-file Read, Grep, Glob, shell, MCP) in the hook.",
-  },
+  manifest,
   async postTool(ev: PostToolEvent, ctx: Ctx): Promise<PostToolAnswer | null> {
     // What the session edits is read whole from then on: the agent is working in that file.
     if (EDIT_TOOLS.has(ev.tool)) {

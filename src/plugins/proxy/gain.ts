@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { DatabaseSync } from "node:sqlite";
 import type { Store } from "../../core/store.ts";
 
 /** Real usage for one provider and model. */
@@ -225,5 +226,116 @@ function _rounded(a: StyleArmStats): StyleArmStats {
     meanOutputTokens: _round(a.meanOutputTokens),
     low95: _round(a.low95),
     high95: _round(a.high95),
+  };
+}
+
+/** One day's estimated tokens the proxy's compression removed, by content filter. */
+export interface ProxyDaySaving {
+  /** The local date, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** The content filter (`json`, `text`, `git log`). */
+  readonly family: string;
+  /** Estimated tokens saved. */
+  readonly saved: number;
+}
+
+/** Estimated tokens the proxy saved since `start` (epoch ms), by local day and shape. */
+export function proxySavedByDay(store: Store, start: number): ProxyDaySaving[] {
+  const rows = store.db.prepare(
+    `SELECT strftime('%Y-%m-%d', q.ts / 1000, 'unixepoch', 'localtime') AS day,
+       r.shape AS family, sum(r.raw_tokens - r.emitted_tokens) AS saved
+     FROM proxy_results r JOIN proxy_requests q ON q.id = r.request_id
+     WHERE q.ts >= ? AND q.route != 'count_tokens' GROUP BY day, family`,
+  ).all(start) as Record<string, unknown>[];
+  return rows.map((r) => ({
+    day: String(r.day),
+    family: String(r.family),
+    saved: Number(r.saved),
+  }));
+}
+
+/** The proxy's ledger rows as `rtok metrics` exports them, each a query's rows. */
+export interface ProxyMetricRows {
+  /** The `limit` callers with the most requests, most first (`""` for none). */
+  readonly topCallers: readonly string[];
+  /** Requests by provider, model, route, HTTP status (0: none) and caller. */
+  readonly requests: readonly {
+    provider: string;
+    model: string;
+    route: string;
+    status: number;
+    caller: string;
+    n: number;
+  }[];
+  /** Reported tokens by provider, model and caller; `count_tokens` left out. */
+  readonly tokens: readonly {
+    provider: string;
+    model: string;
+    caller: string;
+    input: number;
+    output: number;
+    cache_write: number;
+    cache_read: number;
+  }[];
+  /** Tool results seen and compressed, and their chars, by provider and caller. */
+  readonly results: readonly {
+    provider: string;
+    caller: string;
+    results_seen: number;
+    results_compressed: number;
+    chars_seen: number;
+    chars_saved: number;
+  }[];
+  /** Estimated tokens compression removed, by provider and caller. */
+  readonly saved: readonly { provider: string; caller: string; saved: number }[];
+}
+
+// A row's columns as strings (`text`) or numbers (the rest), as the row type says.
+function _rows<T>(db: DatabaseSync, sql: string, text: readonly string[]): T[] {
+  return (db.prepare(sql).all() as Record<string, unknown>[]).map((r) =>
+    Object.fromEntries(
+      Object.entries(r).map(([k, v]) => [k, text.includes(k) ? String(v) : Number(v)]),
+    ) as T
+  );
+}
+
+/** The proxy's rows for `rtok metrics`, read on `db` (a read-only handle will do). */
+export function proxyMetricRows(db: DatabaseSync, limit: number): ProxyMetricRows {
+  return {
+    topCallers: _rows<{ caller: string }>(
+      db,
+      `SELECT coalesce(caller, '') AS caller, count(*) AS n FROM proxy_requests
+       GROUP BY 1 ORDER BY n DESC, caller LIMIT ${Math.trunc(limit)}`,
+      ["caller"],
+    ).map((r) => r.caller),
+    requests: _rows(
+      db,
+      `SELECT provider, coalesce(model, '') AS model, route, coalesce(status, 0) AS status,
+         coalesce(caller, '') AS caller, count(*) AS n FROM proxy_requests GROUP BY 1, 2, 3, 4, 5`,
+      ["provider", "model", "route", "caller"],
+    ),
+    tokens: _rows(
+      db,
+      `SELECT provider, coalesce(model, '') AS model, coalesce(caller, '') AS caller,
+         coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output,
+         coalesce(sum(cache_write_tokens), 0) AS cache_write,
+         coalesce(sum(cache_read_tokens), 0) AS cache_read
+       FROM proxy_requests WHERE route != 'count_tokens' GROUP BY 1, 2, 3`,
+      ["provider", "model", "caller"],
+    ),
+    results: _rows(
+      db,
+      `SELECT provider, coalesce(caller, '') AS caller, sum(results_seen) AS results_seen,
+         sum(results_compressed) AS results_compressed, sum(chars_seen) AS chars_seen,
+         sum(chars_saved) AS chars_saved FROM proxy_requests GROUP BY 1, 2`,
+      ["provider", "caller"],
+    ),
+    saved: _rows(
+      db,
+      `SELECT q.provider AS provider, coalesce(q.caller, '') AS caller,
+         sum(r.raw_tokens - r.emitted_tokens) AS saved
+       FROM proxy_results r JOIN proxy_requests q ON q.id = r.request_id GROUP BY 1, 2`,
+      ["provider", "caller"],
+    ),
   };
 }

@@ -10,6 +10,7 @@ import type { ToolResultCompressor } from "./compress.ts";
 import { lazyImport } from "../../core/lazy.ts";
 import { insertProxyRow } from "./ledger.ts";
 import type { ProxyRow } from "./row.ts";
+import { manifest } from "./manifest.ts";
 
 let compressor: Promise<ToolResultCompressor> | null = null;
 
@@ -21,13 +22,7 @@ function load(): Promise<ToolResultCompressor> {
 
 /** The `proxy` plugin. */
 export const proxyPlugin: Plugin = {
-  manifest: {
-    id: "proxy",
-    surfaces: ["proxy"],
-    defaultOn: true,
-    description:
-      "Compresses tool results inside model requests the proxy forwards; the raw text is archived.",
-  },
+  manifest,
   async proxyFilter(req, ctx) {
     return await (await load()).compress(req, ctx);
   },
