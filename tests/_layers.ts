@@ -27,7 +27,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "plugins/proxy": ["core", "content"],
   "plugins/posttool": ["core", "content"],
   "plugins/memory": ["core", "claude"],
-  "plugins/guard": ["core", "claude", "rewrite", "content"],
+  "plugins/guard": ["core", "claude", "rewrite", "content", "plugins/graph"],
   "plugins/graph": ["core", "content"],
   // The built-in plugin lists (src/plugins/mod.ts, hook.ts) compose the plugins.
   "plugins": [

@@ -27,33 +27,6 @@ import { appendSpool, type Drained, drainSpool, type SpoolEntry } from "./spool.
 import type { Store } from "./store.ts";
 import { estimate } from "./tokens.ts";
 
-/** One plugin id and whether it runs when config is silent. */
-export interface CatalogueEntry {
-  /** The plugin id. */
-  readonly id: string;
-  /** Its default state. */
-  readonly defaultOn: boolean;
-}
-
-/**
- * Every built-in plugin, in dispatch order.
- *
- * @deprecated The catalogue is `src/plugins/catalogue.ts`, read from the plugins' manifests;
- * this copy stays only while `src/surfaces/hook.ts` imports it from here, and
- * `src/core/registry_test.ts` fails when the two disagree.
- */
-export const CATALOGUE: readonly CatalogueEntry[] = [
-  { id: "measure", defaultOn: true },
-  { id: "cmd", defaultOn: true },
-  { id: "guard", defaultOn: true },
-  { id: "archive", defaultOn: true },
-  { id: "proxy", defaultOn: true },
-  { id: "posttool", defaultOn: true },
-  { id: "inject", defaultOn: false },
-  { id: "graph", defaultOn: true },
-  { id: "memory", defaultOn: true },
-];
-
 /** How long a spool entry of a plugin a draining registry does not know is kept for its own. */
 export const KEEP_FOREIGN_MS: number = 7 * 24 * 60 * 60 * 1000;
 

@@ -1,11 +1,11 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { type Config, DEFAULT_CONFIG } from "./config.ts";
 import type { Injection, Plugin, PreToolDecision } from "./plugin.ts";
-import { CATALOGUE, KEEP_FOREIGN_MS, makeCtx, Registry } from "./registry.ts";
+import { KEEP_FOREIGN_MS, makeCtx, Registry } from "./registry.ts";
 import { appendSpool, parseSpool, spoolPath } from "./spool.ts";
 import { Store, storePath } from "./store.ts";
 import { BUILTIN_PLUGINS } from "../plugins/mod.ts";
-import { CATALOGUE as DERIVED } from "../plugins/catalogue.ts";
+import { CATALOGUE } from "../plugins/catalogue.ts";
 
 function config(plugins: Config["plugins"] = {}): Config {
   return { ...structuredClone(DEFAULT_CONFIG) as Config, plugins };
@@ -30,10 +30,6 @@ Deno.test("CATALOGUE lists exactly the built-in plugins, with their defaults, in
     BUILTIN_PLUGINS.map((p) => ({ id: p.manifest.id, defaultOn: p.manifest.defaultOn })),
     CATALOGUE.map((c) => ({ id: c.id, defaultOn: c.defaultOn })),
   );
-});
-
-Deno.test("CATALOGUE, the copy core keeps for old importers, equals the plugins' catalogue", () => {
-  deepStrictEqual(CATALOGUE, DERIVED);
 });
 
 Deno.test("Registry keeps plugins config enables, else their default, in the given order", () => {

@@ -229,7 +229,9 @@ export async function warmUp(
       if (signal.aborted) break;
       await loadHost(id).catch((e) => failures.push(`host ${id}: ${(e as Error).message}`));
     }
-    await lazyImport(new URL("../core/symbol_lookup.ts", import.meta.url)).catch((e) =>
+    await lazyImport<typeof import("../plugins/graph/mod.ts")>(
+      new URL("../plugins/graph/mod.ts", import.meta.url),
+    ).then((g) => g.warmLookup()).catch((e) =>
       failures.push(`symbol lookup: ${(e as Error).message}`)
     );
   } catch (e) {

@@ -12,7 +12,8 @@
 import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
 import { DISABLE_VAR, disables, type RtokEnv, rtokEnv } from "../core/env.ts";
 import type { Ctx, FailureRecord, Measurement, Plugin } from "../core/plugin.ts";
-import { CATALOGUE, makeCtx, Registry } from "../core/registry.ts";
+import { makeCtx, Registry } from "../core/registry.ts";
+import { DISPATCH_ORDER } from "../plugins/catalogue.ts";
 import { checkSpoolWritable } from "../core/spool.ts";
 import { HOOK_PLUGINS } from "../plugins/hook.ts";
 import { warn } from "./_io.ts";
@@ -210,7 +211,7 @@ export interface HookSetup {
 /** The hook's dependencies from a setup. */
 export function makeHookDeps(setup: HookSetup): HookDeps {
   const plugins = setup.plugins ?? HOOK_PLUGINS;
-  const registry = new Registry(plugins, setup.config, CATALOGUE.map((c) => c.id));
+  const registry = new Registry(plugins, setup.config, DISPATCH_ORDER);
   const { config, home } = setup;
   const held: { m: Measurement; ctx: Ctx }[] = [];
   const ctx = (session: string | null): Ctx => {

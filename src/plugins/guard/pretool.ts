@@ -17,11 +17,10 @@ import { type BashRules, firstCovering } from "../../claude/permissions.ts";
 import { hostRules, NATIVE_HOST, rewriteLine } from "../../rewrite/host.ts";
 import { definitionSearch, type Finding, inspectLine } from "./rules.ts";
 import { projectRoot } from "../../core/project.ts";
-import { hasSymbolIndex } from "../../core/symbol_marker.ts";
 import { lazyImport } from "../../core/lazy.ts";
 
-type _Lookup = typeof import("../../core/symbol_lookup.ts");
-let _lookup: Promise<_Lookup> | null = null;
+type _Graph = typeof import("../graph/mod.ts");
+let _graph: Promise<_Graph> | null = null;
 import { readGuardSettings } from "./settings.ts";
 import { noteLast, stoppedRules, stopRule, takeLast } from "./state.ts";
 
@@ -122,11 +121,9 @@ async function _definition(
   const search = definitionSearch(line, cwd);
   if (!search) return null;
   const root = projectRoot(search.cwd);
-  if (!await hasSymbolIndex(home, root)) return null;
-  const lookup = await (_lookup ??= lazyImport<_Lookup>(
-    new URL("../../core/symbol_lookup.ts", import.meta.url),
-  ));
-  const n = await lookup.countDefinitions(home, root, search.name);
+  const graph = await (_graph ??= lazyImport<_Graph>(new URL("../graph/mod.ts", import.meta.url)));
+  if (!await graph.hasSymbolIndex(home, root)) return null;
+  const n = await graph.countDefinitions(home, root, search.name);
   if (!n) return null;
   const lines = n === 1 ? "1 line" : `${n} lines`;
   return {

@@ -2,7 +2,8 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { defaultConfig } from "../../core/config.ts";
 import { parseSpool, spoolPath } from "../../core/spool.ts";
 import { Store, storePath } from "../../core/store.ts";
-import { CATALOGUE, makeCtx, Registry } from "../../core/registry.ts";
+import { makeCtx, Registry } from "../../core/registry.ts";
+import { DISPATCH_ORDER } from "../catalogue.ts";
 import { answerClaudeHook, makeHookDeps } from "../../surfaces/hook.ts";
 import { DIGEST_HEADER } from "./digest.ts";
 import { digestPath } from "./digest_file.ts";
@@ -115,7 +116,7 @@ Deno.test("memoryPlugin: PreCompact keeps the digest; SessionStart compact and r
   await t.step("ingest puts it in the store; the newest of the project is found", () => {
     const store = Store.open(storePath(w.home));
     try {
-      const reg = new Registry([memoryPlugin], defaultConfig(), CATALOGUE.map((c) => c.id));
+      const reg = new Registry([memoryPlugin], defaultConfig(), DISPATCH_ORDER);
       reg.drain(makeCtx(reg, { config: defaultConfig(), store, home: w.home }));
       deepStrictEqual(reg.errors, []);
       const row = findDigest(store.db, { project: w.cwd });
