@@ -280,10 +280,9 @@ Deno.test("cargoTestPassthrough defers to JSON, the test list and help", async (
   }
 });
 
-Deno.test("cargoTestFilter strips colour, is deterministic and empty for empty input", () => {
+Deno.test("cargoTestFilter strips colour and is empty for empty input", () => {
   const coloured = PRETTY_FAIL.replace("... FAILED", "... \x1b[31mFAILED\x1b[0m")
     .replace("test result: FAILED.", "test result: \x1b[31mFAILED\x1b[0m.");
   deepStrictEqual(run(coloured), run(PRETTY_FAIL));
-  deepStrictEqual(run(PASS_PRETTY), run(PASS_PRETTY));
   deepStrictEqual(run("", 0), { text: "", cut: [] });
 });

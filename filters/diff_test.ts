@@ -194,10 +194,9 @@ Deno.test("diffFilter keeps every command line past the body budget", () => {
   ok(out.cut.some((c) => /^bodies of \d+ changes past 1500 lines$/.test(c)), out.cut.join());
 });
 
-Deno.test("diffFilter strips colour, is deterministic and empty for empty input", () => {
+Deno.test("diffFilter strips colour and is empty for empty input", () => {
   const raw = `--- a${STAMP}\n+++ b${STAMP}\n@@ -1 +1 @@\n-x\n+y\n`;
   const coloured = raw.replace("-x", "\x1b[31m-x\x1b[m");
   deepStrictEqual(run(coloured), run(raw));
-  deepStrictEqual(run(raw), run(raw));
   deepStrictEqual(run(""), { text: "", cut: [] });
 });

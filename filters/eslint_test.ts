@@ -85,9 +85,8 @@ Deno.test("eslintFilter strips colour and says a warnings-only failure failed", 
   ok(!run(coloured, 0).text.includes("failed"));
 });
 
-Deno.test("eslintFilter leaves a clean run empty and is deterministic", () => {
+Deno.test("eslintFilter leaves a clean run empty", () => {
   deepStrictEqual(run("", 0), { text: "", cut: [] });
-  deepStrictEqual(run(STYLISH), run(STYLISH));
 });
 
 Deno.test("eslintPassthrough defers to any format but stylish and to --print-config", async (t) => {

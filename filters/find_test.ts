@@ -99,9 +99,8 @@ Deno.test("findFilter caps the names shown and counts every one it leaves out", 
   deepStrictEqual(out.cut, [`${hidden} names (counted per dir)`, "5 dir names"]);
 });
 
-Deno.test("findFilter strips colour, skips blank lines, and is deterministic", () => {
+Deno.test("findFilter strips colour and skips blank lines", () => {
   const raw = "\x1b[01;34m./a\x1b[0m/b.txt\n\n./a/c.txt\n";
   deepStrictEqual(run(raw), { text: "2 paths in 1 dir\n./a/: b.txt, c.txt", cut: [] });
-  deepStrictEqual(run(raw), run(raw));
   deepStrictEqual(run(""), { text: "", cut: [] });
 });

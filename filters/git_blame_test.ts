@@ -298,11 +298,10 @@ Deno.test("gitBlameFilter reads a line of any length in linear time", async (t) 
   });
 });
 
-Deno.test("gitBlameFilter keeps the final newline as git printed it, and is deterministic", () => {
+Deno.test("gitBlameFilter keeps the final newline as git printed it", () => {
   const bare = RAW.slice(0, -1);
   ok(!run(bare).text.endsWith("\n"));
   ok(run(RAW).text.endsWith("six\n"));
-  deepStrictEqual(run(RAW), run(RAW));
 });
 
 /** One generated blame line: what git knows of it. */

@@ -352,9 +352,7 @@ Deno.test("grepFilter counts each -o match and strips colour codes", () => {
   ]);
 });
 
-Deno.test("grepFilter is deterministic and gives nothing for nothing", () => {
-  const raw = hits("x/y.ts", 40).join("\n");
-  deepStrictEqual(run(grepFilter, raw, ["-rn", "h", "x"]), run(grepFilter, raw, ["-rn", "h", "x"]));
+Deno.test("grepFilter and rgFilter give nothing for nothing", () => {
   deepStrictEqual(run(grepFilter, "", ["-rn", "h"]), { text: "", cut: [] });
   deepStrictEqual(run(rgFilter, "", ["h"]), { text: "", cut: [] });
 });

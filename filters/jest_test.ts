@@ -283,7 +283,3 @@ All files |     100 |      100 |
   const none = "No tests found, exiting with code 1\nIn /work/app\n  0 matches\n";
   deepStrictEqual(run(none, 1), { text: none, cut: [] });
 });
-
-Deno.test("jestFilter is deterministic", () => {
-  deepStrictEqual(run(FAILING, 1), run(FAILING, 1));
-});

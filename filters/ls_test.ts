@@ -245,7 +245,6 @@ Deno.test("extensionSummary ranks extensions and lumps the rest as other", () =>
   strictEqual(extensionSummary(["README", "LICENSE"]), "");
 });
 
-Deno.test("lsFilter is deterministic and gives nothing for nothing", () => {
-  deepStrictEqual(run(LA, ["-la"]), run(LA, ["-la"]));
+Deno.test("lsFilter gives nothing for nothing", () => {
   deepStrictEqual(run("", ["-la"]), { text: "", cut: [] });
 });

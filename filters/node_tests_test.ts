@@ -350,7 +350,3 @@ Deno.test("nodeTestFilter leaves output that is not a test report as it was", ()
   const other = "node: bad option: --tset\n";
   deepStrictEqual(run(other, 9), { text: other, cut: [] });
 });
-
-Deno.test("nodeTestFilter is deterministic", () => {
-  deepStrictEqual(run(TAP_FAILING, 1), run(TAP_FAILING, 1));
-});

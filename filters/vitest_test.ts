@@ -256,7 +256,3 @@ Deno.test("vitestFilter leaves output that is not vitest's report as it was", ()
   const other = "Error: Cannot find module 'vite'\n    at foo (x.js:1:1)\n";
   deepStrictEqual(run(other, 1), { text: other, cut: [] });
 });
-
-Deno.test("vitestFilter is deterministic", () => {
-  deepStrictEqual(run(STDERR, 1), run(STDERR, 1));
-});

@@ -1,6 +1,5 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { FAMILY_TABLE } from "../filters/index.ts";
-import { composeOutput } from "../src/plugins/cmd/compose.ts";
 import { estimate } from "../src/core/tokens.ts";
 import { fixtureNames, runFixture } from "./_fixtures.ts";
 import { identifierProblems } from "./_identifiers.ts";
@@ -65,9 +64,11 @@ const CHANGED_LINES_SAVE = new Map([["git_show", 0.42], ["git_show_rename", 0.48
 // The savings below are the filter's own (`own`): what the fidelity guard adds back (lines that
 // say what failed or what to do, where hidden lines are) is held by its own tests further down.
 Deno.test("each filter cuts at least half the estimated tokens of outputs over 500 chars", async (t) => {
+  let held = 0;
   for (const name of names) {
     const { meta, raw, own, match } = await runFixture(name);
     if (raw.length <= 500 || FACTS_ONLY.has(meta.filter)) continue;
+    held++;
     const least = WHOLE_PATHS_SAVE.get(name) ?? CHANGED_LINES_SAVE.get(name) ?? 0.5;
     await t.step(`${name} (${meta.filter})`, () => {
       const before = estimate(raw, match.filter.textClass);
@@ -78,16 +79,15 @@ Deno.test("each filter cuts at least half the estimated tokens of outputs over 5
       );
     });
   }
+  ok(held >= 100, `${held} outputs over 500 chars`);
 });
 
-Deno.test("every filter is never worse and deterministic on every fixture", async (t) => {
+// That each gives the same bytes twice is tests/determinism_test.ts's.
+Deno.test("every filter is never worse on every fixture", async (t) => {
   for (const name of names) {
     await t.step(name, async () => {
-      const { shaped, out, match, input } = await runFixture(name);
+      const { shaped, out, match } = await runFixture(name);
       ok(estimate(out.text, match.filter.textClass) <= estimate(shaped, match.filter.textClass));
-      const again = composeOutput(match.filter, shaped, input).text("000000000000");
-      const twice = composeOutput(match.filter, shaped, input).text("000000000000");
-      strictEqual(again, twice);
     });
   }
 });

@@ -45,6 +45,8 @@ Deno.test("engine.detect() reads each supported fixture over 500 chars as its to
 Deno.test("engine.detect() infers a failing exit code exactly when the run failed", {
   permissions: read,
 }, async (t) => {
+  // Runs checked that failed, and that passed: both kinds, or the test says nothing.
+  const checked = [0, 0];
   for (const f of await fixtures()) {
     const shape = engine.detect(f.shaped);
     if (!shape?.family || f.shaped.length < 500 || shape.name === "go build") continue;
@@ -52,10 +54,12 @@ Deno.test("engine.detect() infers a failing exit code exactly when the run faile
       ["git log", "git show", "git diff", "diff", "git status", "grep", "tree", "find", "ls"]
         .includes(shape.name)
     ) continue;
+    checked[f.meta.exitCode !== 0 ? 0 : 1]++;
     await t.step(`${f.name} (exit ${f.meta.exitCode})`, () => {
       strictEqual(shape.exitCode !== 0, f.meta.exitCode !== 0, `inferred ${shape.exitCode}`);
     });
   }
+  ok(checked[0] >= 25 && checked[1] >= 10, `${checked[0]} failed runs, ${checked[1]} passed`);
 });
 
 Deno.test("engine.detect() gives grep the layout flags the hits were printed with", {

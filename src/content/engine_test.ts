@@ -79,17 +79,6 @@ Deno.test("ContentEngine.compress() compresses every fixture of a known shape ov
   ok(checked >= 75, `${checked} outputs checked`);
 });
 
-Deno.test("ContentEngine.compress() gives the same bytes for the same text, every time", {
-  permissions: read,
-}, async (t) => {
-  for (const f of await fixtures()) {
-    if (f.shaped.length < CONTENT_MIN_CHARS) continue;
-    await t.step(f.name, () => {
-      deepStrictEqual(engine.compress(f.shaped), engine.compress(f.shaped));
-    });
-  }
-});
-
 Deno.test("ContentEngine.compress() leaves text that carries a pointer line alone", {
   permissions: read,
 }, async (t) => {

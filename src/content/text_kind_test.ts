@@ -48,13 +48,11 @@ Deno.test("classifyFile() reads a file's kind from its name, then its content", 
   }
 });
 
-Deno.test("classifyFile() is deterministic and names only its five kinds", () => {
+Deno.test("classifyFile() names only its five kinds", () => {
   const kinds = new Set(["code", "json", "log", "lockfile", "text"]);
   for (const path of ["a.json", "a.log", "a.ts", "a", "yarn.lock"]) {
     for (const text of ["", "{}", LOG, "\u0000\u0001", "\ufeff{}"]) {
-      const kind = classifyFile(path, text);
-      ok(kinds.has(kind));
-      strictEqual(classifyFile(path, text), kind);
+      ok(kinds.has(classifyFile(path, text)));
     }
   }
 });

@@ -1,4 +1,4 @@
-import { ok, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { armOf, DEFAULT_HOLDOUT, holdoutShare, sessionKey } from "./holdout.ts";
 
 Deno.test("sessionKey() names a session by the client's id, else by its first user message", async (t) => {
@@ -42,8 +42,16 @@ Deno.test("sessionKey() names a session by the client's id, else by its first us
   await t.step("not JSON", () => strictEqual(sessionKey("anthropic", "{"), null));
 });
 
-Deno.test("armOf() is the same for a key every time and holds out about the share asked", () => {
-  strictEqual(armOf("id:a", 0.5), armOf("id:a", 0.5));
+Deno.test("armOf() keeps a key's arm in every process and holds out about the share asked", () => {
+  // A key's bucket is fixed (77 of 10,000 for "id:a"), not drawn: a session that comes back in
+  // a new process, or after an upgrade, lands in the arm it had.
+  deepStrictEqual(["id:a", "id:b", "id:c"].map((k) => armOf(k, 0.5)), [
+    "holdout",
+    "styled",
+    "holdout",
+  ]);
+  strictEqual(armOf("id:a", 0.0077), "styled");
+  strictEqual(armOf("id:a", 0.0078), "holdout");
   let held = 0;
   for (let i = 0; i < 10_000; i++) if (armOf(`id:session-${i}`, 0.1) === "holdout") held++;
   ok(held > 900 && held < 1100, `${held} of 10,000 held out at 0.1`);

@@ -194,15 +194,13 @@ Deno.test("every step kind, alone and in order", async (t) => {
   }
 });
 
-Deno.test("a filter is deterministic and idempotent-friendly", () => {
+Deno.test("a filter's output, filtered again, changes no more", () => {
   const steps = "{ strip_ansi = true },\n{ strip = ['^#'] },\n{ collapse_repeats = true },\n" +
     "{ head = 3, tail = 3 }";
   const raw = Array.from({ length: 50 }, (_, i) => i % 7 === 0 ? "# c" : `line ${i % 5}`).join(
     "\n",
   );
   const once = run(steps, raw);
-  deepStrictEqual(run(steps, raw), once);
-  // Filtering the filtered text again changes nothing more.
   strictEqual(run(steps, once.text).text, once.text);
 });
 

@@ -31,8 +31,36 @@ Deno.test("a filter in a Worker gives what it gives inline, call after call", as
   f.release();
 });
 
-Deno.test("release ends the Workers a run did not use", () => {
-  isolate({ ...FAST, stderr: true }).release();
+Deno.test("release ends the Workers a run did not use, and stops those not yet started", async () => {
+  const Real = globalThis.Worker;
+  let started = 0;
+  let ended = 0;
+  globalThis.Worker = class extends Real {
+    constructor(...args: ConstructorParameters<typeof Worker>) {
+      super(...args);
+      started++;
+    }
+    override terminate(): void {
+      ended++;
+      super.terminate();
+    }
+  };
+  const turn = () => new Promise((r) => setTimeout(r, 20));
+  try {
+    // Two started ahead for a filter that reads stderr too, both ended, once.
+    const f = isolate({ ...FAST, stderr: true });
+    await turn();
+    strictEqual(started, 2);
+    f.release();
+    f.release();
+    strictEqual(ended, 2);
+    // Released before its turn came, none starts.
+    isolate(FAST).release();
+    await turn();
+    deepStrictEqual([started, ended], [2, 2]);
+  } finally {
+    globalThis.Worker = Real;
+  }
 });
 
 Deno.test("a catastrophic pattern is abandoned at the time limit", async () => {
