@@ -22,7 +22,7 @@ import { deliver } from "../pipeline/deliver.ts";
 import { heldText, runCapped } from "../pipeline/execute.ts";
 import { planLine } from "../pipeline/line.ts";
 import { catOfOneFile } from "../pipeline/plan.ts";
-import { type CapturedRun, runCapturedCommand, TIMEOUT_EXIT_CODE } from "../pipeline/run.ts";
+import { type CapturedRun, runCapturedCommand, TIMEOUT_EXIT_CODE } from "../pipeline/captured.ts";
 import { archiveKeeper, type Boot, drain, openStore, runEnv } from "./_boot.ts";
 import { viewForAgent } from "./_file_view.ts";
 import { askIndex } from "./_graph_ask.ts";
