@@ -6,7 +6,7 @@
  */
 
 import { grepFilter } from "../filters/grep.ts";
-import { composeOutput } from "../src/plugins/cmd/compose.ts";
+import { composeOutput } from "../src/pipeline/compose.ts";
 import { estimate } from "../src/core/tokens.ts";
 import { fixtureNames, runFixture } from "../tests/_fixtures.ts";
 import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";

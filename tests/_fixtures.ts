@@ -10,7 +10,7 @@ import type { FilterInput } from "../src/core/filter.ts";
 import type { CommandMatch } from "../src/core/plugin.ts";
 import { archiveId } from "../src/plugins/archive/archive.ts";
 import { withPointer } from "../src/core/pointer.ts";
-import { composeOutput } from "../src/plugins/cmd/compose.ts";
+import { composeOutput } from "../src/pipeline/compose.ts";
 import { matchCommand } from "../src/core/command.ts";
 
 /** A golden fixture's `meta.json` (see tests/fixtures/README.md). */

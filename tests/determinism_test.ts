@@ -6,7 +6,7 @@ import { deepStrictEqual, ok } from "node:assert/strict";
 import type { CommandFilter, Filtered, FilterInput } from "../src/core/filter.ts";
 import { matchCommand } from "../src/core/command.ts";
 import { loadBuiltinFilters } from "../src/plugins/cmd/loaders.ts";
-import { composeOutput } from "../src/plugins/cmd/compose.ts";
+import { composeOutput } from "../src/pipeline/compose.ts";
 import { loadContentEngine } from "../src/content/engine.ts";
 import { viewFile } from "../src/content/file.ts";
 import { classifyFile } from "../src/content/text_kind.ts";

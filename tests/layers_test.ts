@@ -29,14 +29,10 @@ async function _modules(): Promise<Map<string, string>> {
   return out;
 }
 
-// What the pipeline's move takes away: the command composer (src/plugins/cmd/compose.ts) reads
-// the archive's id length. Nothing may be added here.
-const _KNOWN = ["src/plugins/cmd/compose.ts → src/plugins/archive/archive.ts"];
-
 Deno.test("every import points the way the layers are drawn", async () => {
   const modules = await _modules();
   ok(modules.size > 100, `${modules.size} modules read`);
-  deepStrictEqual(layerViolations(modules).filter((v) => !_KNOWN.some((k) => v.startsWith(k))), []);
+  deepStrictEqual(layerViolations(modules), []);
 });
 
 Deno.test("no surface holds SQL: the ledger's queries are the measure and proxy plugins'", async () => {
@@ -58,12 +54,8 @@ Deno.test("the layers the imports may follow form no cycle", () => {
   deepStrictEqual(layerCycles({ a: ["b"], b: ["c"], c: ["a"] }), ["a → b → c → a"]);
 });
 
-// Circles still being taken apart; a new one fails the test, and so does one of these once gone.
-const _KNOWN_CIRCLES = [
-  "src/surfaces/mcp.ts → src/surfaces/_mcp_tools.ts → src/surfaces/run.ts → src/surfaces/mod.ts → src/surfaces/mcp.ts",
-  "src/surfaces/run.ts → src/surfaces/mod.ts → src/surfaces/run.ts",
-  "src/surfaces/run.ts → src/surfaces/_run_output.ts → src/surfaces/run.ts",
-];
+// No circle is left among the files; a new one fails the test.
+const _KNOWN_CIRCLES: string[] = [];
 
 Deno.test("no module imports itself through others", async () => {
   deepStrictEqual(fileCycles(await _modules()), _KNOWN_CIRCLES);

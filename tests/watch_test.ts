@@ -1,7 +1,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { defaultConfig } from "../src/core/config.ts";
 import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
-import { composeOutput } from "../src/plugins/cmd/compose.ts";
+import { composeOutput } from "../src/pipeline/compose.ts";
 import { FAMILIES } from "../filters/git_log.ts";
 import { MAX_WATCHED, watchedCalls } from "../src/plugins/cmd/watch.ts";
 import { ledger, pointerId, sha256, tempDir } from "./_helpers.ts";

@@ -267,6 +267,29 @@ export interface ProxyReport {
   readonly style?: "styled" | "holdout";
 }
 
+/**
+ * The archive every context carries: where the raw bytes behind a cut are kept. The plugins
+ * that keep bytes (`archive`, or a program's own) stand behind it; with none enabled it keeps
+ * nothing and says why, so nothing is cut.
+ */
+export interface ArchiveService {
+  /** Keeps `raw`; its archive id, or `null` when it could not be kept. */
+  keep(raw: Uint8Array, meta: RawMeta): Promise<string | null>;
+  /** Why nothing can be kept at all (no enabled plugin keeps raw output), else `null`. */
+  readonly unavailable: string | null;
+}
+
+/**
+ * The ledger every context carries: the rows that claim savings, and the filters that failed.
+ * The plugins that persist them (`measure`, or a program's own) stand behind it.
+ */
+export interface LedgerService {
+  /** Records one measurement: the only way to claim a saving. */
+  record(m: Measurement): Promise<void>;
+  /** Records a filter that threw (its raw output went out). */
+  failure(f: FailureRecord): Promise<void>;
+}
+
 /** The whole world a plugin sees. */
 export interface Ctx {
   /** The effective config. */
@@ -283,9 +306,13 @@ export interface Ctx {
   estimate(text: string, textClass: TextClass): number;
   /** This plugin's own `[plugins.<id>]` table (empty when absent). */
   pluginConfig(id: string): Readonly<Record<string, unknown>>;
-  /** The only way to claim a saving. */
+  /** The archive, always there (it refuses, saying why, when no plugin keeps bytes). */
+  readonly archive: ArchiveService;
+  /** The ledger, always there. */
+  readonly ledger: LedgerService;
+  /** `ledger.record`: the only way to claim a saving. */
   record(m: Measurement): Promise<void>;
-  /** Keeps raw bytes in the archive; its id, or `null` when no plugin could keep them. */
+  /** `archive.keep`: its id, or `null` when the raw bytes could not be kept. */
   keepRaw(raw: Uint8Array, meta: RawMeta): Promise<string | null>;
   /**
    * Defers a store write: `kind` is `<plugin id>.<what>`, and the plugin's `ingest` applies

@@ -8,10 +8,12 @@
 
 import type { Config } from "./config.ts";
 import type {
+  ArchiveService,
   CommandMatch,
   Ctx,
   FailureRecord,
   Injection,
+  LedgerService,
   Measurement,
   Plugin,
   PostToolAnswer,
@@ -308,8 +310,28 @@ export interface CtxInit {
   readonly callId?: number | null;
 }
 
-/** Builds the context plugins see; `record` routes through the registry. */
+/** Why a registry of `plugins` keeps no raw bytes, or `null` when one of them does. */
+export function archiveUnavailable(plugins: readonly Plugin[]): string | null {
+  return plugins.some((p) => p.keepRaw)
+    ? null
+    : "no enabled plugin keeps raw output: enable the archive plugin";
+}
+
+/**
+ * Builds the context plugins see. Its archive and ledger are the registry's plugins that keep
+ * raw bytes and persist measurements, resolved here once: every context has both.
+ */
 export function makeCtx(registry: Registry, init: CtxInit): Ctx {
+  const unavailable = archiveUnavailable(registry.enabled);
+  const archive: ArchiveService = {
+    unavailable,
+    keep: (raw, meta) =>
+      unavailable === null ? registry.keepRaw(raw, meta, ctx) : Promise.resolve(null),
+  };
+  const ledger: LedgerService = {
+    record: (m) => registry.record(m, ctx),
+    failure: (f) => registry.failure(f, ctx),
+  };
   const ctx: Ctx = {
     config: init.config,
     store: init.store,
@@ -318,8 +340,10 @@ export function makeCtx(registry: Registry, init: CtxInit): Ctx {
     callId: init.callId ?? null,
     estimate,
     pluginConfig: (id) => init.config.plugins[id] ?? {},
-    record: (m) => registry.record(m, ctx),
-    keepRaw: (raw, meta) => registry.keepRaw(raw, meta, ctx),
+    archive,
+    ledger,
+    record: ledger.record,
+    keepRaw: archive.keep,
     defer: (kind, data) => {
       if (!init.home) throw new Error("rtok's home is not known, so nothing can be recorded");
       appendSpool(init.home, [{ kind, ts: Date.now(), data }]);

@@ -228,3 +228,37 @@ Deno.test({
     }
   },
 });
+
+Deno.test("makeCtx(): the context's archive keeps through the enabled plugin, its ledger records", async () => {
+  const rows: string[] = [];
+  const r = new Registry([
+    plugin("keeps", { keepRaw: () => Promise.resolve("abc123abc123") }),
+    plugin("off", { keepRaw: () => Promise.resolve("000000000000") }, false),
+    plugin("ledger", { onMeasurement: (m) => void rows.push(m.family) }),
+  ], config());
+  const ctx = ctxFor(r);
+  strictEqual(ctx.archive.unavailable, null);
+  const meta = { command: "x", cwd: "/", exitCode: 0, family: "x" };
+  strictEqual(await ctx.archive.keep(new Uint8Array([1]), meta), "abc123abc123");
+  strictEqual(await ctx.keepRaw(new Uint8Array([1]), meta), "abc123abc123");
+  await ctx.ledger.record({ family: "git log" } as Parameters<typeof ctx.record>[0]);
+  deepStrictEqual(rows, ["git log"]);
+});
+
+Deno.test("makeCtx(): with no enabled plugin keeping bytes, the archive keeps nothing and says why", async () => {
+  const r = new Registry([
+    plugin("off", { keepRaw: () => Promise.resolve("000000000000") }, false),
+  ], config());
+  const ctx = ctxFor(r);
+  ok(ctx.archive.unavailable?.includes("enable the archive plugin"));
+  strictEqual(
+    await ctx.archive.keep(new Uint8Array([1]), {
+      command: "x",
+      cwd: "/",
+      exitCode: 0,
+      family: "x",
+    }),
+    null,
+  );
+  strictEqual(r.errors.length, 0);
+});

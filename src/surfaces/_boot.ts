@@ -6,12 +6,14 @@
  */
 
 import { type Config, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
-import type { Ctx, Plugin } from "../core/plugin.ts";
+import type { Ctx, Plugin, RawMeta } from "../core/plugin.ts";
 import { makeCtx, Registry } from "../core/registry.ts";
 import { DISPATCH_ORDER } from "../plugins/catalogue.ts";
 import type { Store } from "../core/store.ts";
 import { warn } from "./_io.ts";
 import { lazyImport } from "../core/lazy.ts";
+import type { Keeper } from "../pipeline/deliver.ts";
+import type { RunEnv } from "../pipeline/run.ts";
 
 /** The loaded state of one invocation. */
 export interface Boot {
@@ -81,6 +83,46 @@ export async function openStore(b: Boot): Promise<Store | null> {
 /** The plugin context for this invocation. */
 export function context(b: Boot, store: Store | null): Ctx {
   return makeCtx(b.registry, { config: b.config, store, home: b.home ?? "" });
+}
+
+/**
+ * The archive of a surface that holds no store: each keep opens it (only a cut needs it), keeps
+ * through the context's archive, and closes it. With `explain`, a keep that fails says why in
+ * one line (a store that cannot be opened said so already).
+ */
+export function archiveKeeper(b: Boot, explain: boolean): Keeper {
+  return {
+    async keep(raw: Uint8Array, meta: RawMeta): Promise<string | null> {
+      const store = await openStore(b);
+      if (store === null) return null;
+      const ctx = context(b, store);
+      let kept: string | null;
+      try {
+        kept = await ctx.archive.keep(raw, meta);
+      } finally {
+        store.close();
+      }
+      if (kept === null && explain) {
+        const why = b.registry.errors.splice(0).map((e) => (e.error as Error)?.message ?? e.error);
+        const reason = why.length > 0 ? why.join("; ") : ctx.archive.unavailable ?? "none said why";
+        warn(`the raw output could not be archived (${reason}), so it is printed whole`);
+      }
+      return kept;
+    },
+  };
+}
+
+/** What the run pipeline needs of this invocation: its registry, config, context and archive. */
+export function runEnv(b: Boot): RunEnv {
+  return {
+    registry: b.registry,
+    home: b.home,
+    config: b.config,
+    ctx: context(b, null),
+    keeper: archiveKeeper(b, true),
+    warn,
+    reportErrors: () => reportPluginErrors(b),
+  };
 }
 
 /**

@@ -8,12 +8,13 @@
  * @module
  */
 
-import type { Measurement, Surface } from "../core/plugin.ts";
+import type { Surface } from "../core/plugin.ts";
 import { decodeText } from "../core/text.ts";
 import { pointerLine } from "../core/pointer.ts";
 import { fileLines, renderView, viewFile } from "../content/file.ts";
 import { POSTTOOL_DEFAULTS, readSettings } from "../plugins/posttool/settings.ts";
-import { type Boot, context, openStore, reportPluginErrors } from "./_boot.ts";
+import { deliver, ledgerRow } from "../pipeline/deliver.ts";
+import { archiveKeeper, type Boot, context, reportPluginErrors } from "./_boot.ts";
 import { warn } from "./_io.ts";
 
 /** What to read of the file. */
@@ -54,15 +55,13 @@ export async function viewForAgent(
     throw new TypeError(`"${path}" is not UTF-8 text; rtok reads text files only`);
   }
   const answer = await _answer(b, path, text, bytes, opts, meta.command);
-  const m: Measurement = {
+  await context(b, null).record(ledgerRow({
     surface: meta.surface,
     plugin: "posttool",
     family: meta.family,
     command: meta.command,
     rtokCommand: `rtok ${meta.command}`,
     project: Deno.cwd(),
-    session: null,
-    turn: null,
     rawChars: text.length,
     emittedChars: answer.text.length,
     textClass: "code",
@@ -70,10 +69,9 @@ export async function viewForAgent(
     lossy: answer.archiveId !== null,
     archiveId: answer.archiveId,
     exitCode: 0,
-    elapsedMs: performance.now() - started,
     passthrough: answer.archiveId || opts.lines ? null : "short enough to read whole",
-  };
-  await context(b, null).record(m);
+    started,
+  }));
   reportPluginErrors(b);
   return answer;
 }
@@ -109,21 +107,11 @@ async function _answer(
     return { text, archiveId: null };
   }
   if (!view) return { text, archiveId: null };
-  // Without the archive nothing may be cut: the file whole.
-  const store = await openStore(b);
-  if (store === null) return { text, archiveId: null };
-  let id: string | null;
-  try {
-    id = await context(b, store).keepRaw(bytes, {
-      command,
-      cwd: Deno.cwd(),
-      exitCode: 0,
-      family: "read",
-    });
-  } finally {
-    store.close();
-  }
-  if (id === null) return { text, archiveId: null };
   const shown = opts.outline ? view.body : renderView(view);
-  return { text: shown + pointerLine(view.cut, id) + "\n", archiveId: id };
+  const sent = await deliver(archiveKeeper(b, false), bytes, {
+    lossy: true,
+    text: (id) => shown + pointerLine(view.cut, id) + "\n",
+  }, { command, cwd: Deno.cwd(), exitCode: 0, family: "read" });
+  // Without the archive nothing is cut: the file whole.
+  return sent.whole ? { text, archiveId: null } : { text: sent.text, archiveId: sent.archiveId };
 }

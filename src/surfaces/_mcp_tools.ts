@@ -8,8 +8,7 @@
  */
 
 import { joinPath } from "../core/paths.ts";
-import { catOperand, quoteWord } from "../core/shell.ts";
-import { runCaptured } from "../core/spawn.ts";
+import { quoteWord } from "../core/shell.ts";
 import { selfArgv } from "../core/self.ts";
 import type { Store } from "../core/store.ts";
 import { findPointers, pointerLine } from "../core/pointer.ts";
@@ -19,7 +18,12 @@ import { searchArchive, searchText } from "../plugins/archive/search.ts";
 import { expandRates } from "../plugins/measure/expand_rate.ts";
 import { gainSummary } from "../plugins/measure/gain.ts";
 import { planRewrite } from "../rewrite/plan.ts";
-import { type Boot, context, drain, openStore } from "./_boot.ts";
+import { deliver } from "../pipeline/deliver.ts";
+import { heldText, runCapped } from "../pipeline/execute.ts";
+import { planLine } from "../pipeline/line.ts";
+import { catOfOneFile } from "../pipeline/plan.ts";
+import { type CapturedRun, runCapturedCommand, TIMEOUT_EXIT_CODE } from "../pipeline/captured.ts";
+import { archiveKeeper, type Boot, drain, openStore, runEnv } from "./_boot.ts";
 import { viewForAgent } from "./_file_view.ts";
 import { askIndex } from "./_graph_ask.ts";
 
@@ -30,7 +34,7 @@ export const MAX_ANSWER_CHARS = 40_000;
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** The exit code of a command `rtok_run` stopped at its time limit (as `timeout(1)` uses). */
-export const TIMEOUT_EXIT_CODE = 124;
+export { TIMEOUT_EXIT_CODE };
 
 /** A tool's answer: text for the model, and the same facts as structured content. */
 export interface ToolAnswer {
@@ -82,16 +86,16 @@ export async function runTool(b: Boot, args: RunArgs): Promise<ToolAnswer> {
   const timeoutMs = args.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let run: () => Promise<_Done>;
   let ran: string;
-  const cat = hasShell ? catOperand(args.shell!) : null;
-  const plain = hasArgv ? args.command! : _plainCommand(args.shell!);
-  if (cat !== null) {
+  const line = hasArgv
+    ? { kind: "plain" as const, argv: args.command! }
+    : planLine(args.shell!, cwd);
+  if (line.kind === "cat") {
     // `cat FILE` is read the way a host's whole-file Read is.
-    const path = cat.startsWith("/") ? cat : joinPath(cwd, cat);
-    ran = `rtok cat ${quoteWord(cat)}`;
-    run = () => _catInProcess(b, path, ran, cwd, timeoutMs);
-  } else if (plain !== null) {
-    ran = `rtok ${plain.map(quoteWord).join(" ")}`;
-    run = () => _runInProcess(b, plain, cwd, timeoutMs);
+    ran = `rtok cat ${quoteWord(line.operand)}`;
+    run = () => _catInProcess(b, line.path, ran, cwd, timeoutMs);
+  } else if (line.kind === "plain") {
+    ran = `rtok ${line.argv.map(quoteWord).join(" ")}`;
+    run = () => runCapturedCommand(runEnv(b), line.argv, cwd, timeoutMs, "mcp");
   } else {
     const self = selfArgv();
     const plan = planRewrite(args.shell!, self.map(quoteWord).join(" "));
@@ -381,22 +385,21 @@ async function _withStore<T>(b: Boot, fn: (store: Store, home: string) => Promis
 }
 
 // Text over the answer limit: its head and tail around one pointer line, the whole kept in
-// the archive. Without the archive nothing is cut.
+// the archive (through the pipeline's delivery: without the archive nothing is cut).
 async function _fit(
   b: Boot,
   text: string,
   meta: { command: string; cwd: string; exitCode: number; family: string },
 ): Promise<{ text: string; id: string | null }> {
   if (text.length <= MAX_ANSWER_CHARS) return { text, id: null };
-  const store = await openStore(b);
-  if (store === null) return { text, id: null };
-  let id: string | null;
-  try {
-    id = await context(b, store).keepRaw(new TextEncoder().encode(text), meta);
-  } finally {
-    store.close();
-  }
-  if (id === null) return { text, id: null };
+  const sent = await deliver(archiveKeeper(b, false), text, {
+    lossy: true,
+    text: (id) => _headAndTail(text, id),
+  }, meta);
+  return sent.whole ? { text, id: null } : { text: sent.text, id: sent.archiveId };
+}
+
+function _headAndTail(text: string, id: string): string {
   const lines = text.split("\n");
   const head: string[] = [];
   let used = 0;
@@ -414,113 +417,15 @@ async function _fit(
     tail.unshift(lines[i]);
   }
   const cut = lines.length - head.length - tail.length;
-  return {
-    text: [
-      ...head,
-      pointerLine([`${cut} lines over the ${MAX_ANSWER_CHARS}-char answer limit`], id),
-      ...tail,
-    ].join("\n"),
-    id,
-  };
+  return [
+    ...head,
+    pointerLine([`${cut} lines over the ${MAX_ANSWER_CHARS}-char answer limit`], id),
+    ...tail,
+  ].join("\n");
 }
 
-interface _Done {
-  code: number;
-  signal: Deno.Signal | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
-
-// Each stream keeps at most this much; past it the child's output is counted, not held.
-const _HOLD_BYTES = 16 * 1024 * 1024;
-
-// A line that is one plain command of a filtered family, as its argv: nothing the shell would
-// do (no pipe, chain, redirect, prefix, expansion) is lost by running it without one.
-function _plainCommand(line: string): string[] | null {
-  const plan = planRewrite(line);
-  if (plan.kind !== "read" || plan.background || plan.commands.length !== 1) return null;
-  const c = plan.commands[0];
-  if (c.family === null || c.prefixed || c.redirected || c.dynamic) return null;
-  return [...c.argv];
-}
-
-function _noteDropped(bytes: Uint8Array, dropped: number): string {
-  const t = new TextDecoder().decode(bytes);
-  return dropped ? `${t}\n[rtok: ${dropped} more bytes were not kept]\n` : t;
-}
-
-// The tool itself, its output filtered here as `rtok <tool>` would filter it, one `mcp` row.
-async function _runInProcess(
-  b: Boot,
-  argv: readonly string[],
-  cwd: string,
-  timeoutMs: number,
-): Promise<_Done> {
-  const started = performance.now();
-  const { planRun, toolArgv } = await import("./run.ts");
-  const { filterAndWrite, record } = await import("./_run_output.ts");
-  const plan = await planRun(b, argv, cwd);
-  const done = await runCaptured(toolArgv(argv[0], plan.runArgs), {
-    cwd,
-    timeoutMs,
-    holdBytes: _HOLD_BYTES,
-  });
-  const exitCode = done.timedOut ? TIMEOUT_EXIT_CODE : done.code;
-  const out: Uint8Array[] = [], err: Uint8Array[] = [];
-  const sink = {
-    surface: "mcp" as const,
-    cwd,
-    stdout: (bytes: Uint8Array) => Promise.resolve(void out.push(bytes)),
-    stderr: (bytes: Uint8Array) => Promise.resolve(void err.push(bytes)),
-  };
-  const whole = done.started && !done.timedOut && done.dropped[0] === 0 &&
-    done.dropped[1] === 0 && done.stdout.length <= b.config.cmd.maxFilterMb * 1024 * 1024;
-  const filterStderr = plan.filter?.filterStderr === true;
-  let written;
-  try {
-    if (plan.filter && whole) {
-      written = await filterAndWrite(
-        b,
-        argv,
-        plan,
-        done.stdout,
-        exitCode,
-        filterStderr ? done.stderr : null,
-        sink,
-      );
-      if (!filterStderr) err.push(done.stderr);
-    } else {
-      out.push(done.stdout);
-      err.push(done.stderr);
-      written = {
-        rawChars: done.stdout.length,
-        emitted: done.stdout.length,
-        stage: plan.shaped ? "shape" as const : "none" as const,
-        lossy: false,
-        archiveId: null,
-        exitCode: done.signal ? null : exitCode,
-        passthrough: plan.passthrough ??
-          (!done.started
-            ? "command did not start"
-            : done.timedOut
-            ? "timed out"
-            : `output over ${b.config.cmd.maxFilterMb} MiB`),
-      };
-    }
-  } finally {
-    plan.filter?.release?.();
-  }
-  await record(b, argv, plan, started, written, sink);
-  const text = (parts: Uint8Array[]) => new TextDecoder().decode(_concat(parts));
-  return {
-    code: done.code,
-    signal: done.signal,
-    stdout: whole ? text(out) : _noteDropped(done.stdout, done.dropped[0]),
-    stderr: whole ? text(err) : _noteDropped(done.stderr, done.dropped[1]),
-    timedOut: done.timedOut,
-  };
-}
+// How a run for `rtok_run` ended.
+type _Done = CapturedRun;
 
 // `cat FILE` as a whole-file read: the file's view; a file that is not one goes to cat itself.
 async function _catInProcess(
@@ -530,22 +435,11 @@ async function _catInProcess(
   cwd: string,
   timeoutMs: number,
 ): Promise<_Done> {
-  const { catOfOneFile } = await import("./run.ts");
   if (!catOfOneFile(["cat", path], b.config.cmd.maxFilterMb * 1024 * 1024)) {
-    return await _runInProcess(b, ["cat", path], cwd, timeoutMs);
+    return await runCapturedCommand(runEnv(b), ["cat", path], cwd, timeoutMs, "mcp");
   }
   const answer = await viewForAgent(b, path, {}, { surface: "mcp", family: "cat", command: ran });
   return { code: 0, signal: null, stdout: answer.text, stderr: "", timedOut: false };
-}
-
-function _concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 async function _spawnCapped(
@@ -553,16 +447,12 @@ async function _spawnCapped(
   cwd: string,
   timeoutMs: number,
 ): Promise<_Done> {
-  const done = await runCaptured(argv, { cwd, timeoutMs, holdBytes: _HOLD_BYTES });
-  const text = (bytes: Uint8Array, dropped: number) => {
-    const t = new TextDecoder().decode(bytes);
-    return dropped ? `${t}\n[rtok: ${dropped} more bytes were not kept]\n` : t;
-  };
+  const done = await runCapped(argv, cwd, timeoutMs);
   return {
     code: done.code,
     signal: done.signal,
-    stdout: text(done.stdout, done.dropped[0]),
-    stderr: text(done.stderr, done.dropped[1]),
+    stdout: heldText(done.stdout, done.dropped[0]),
+    stderr: heldText(done.stderr, done.dropped[1]),
     timedOut: done.timedOut,
   };
 }

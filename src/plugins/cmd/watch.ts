@@ -16,7 +16,6 @@
 
 import type {
   Ctx,
-  Measurement,
   PostToolAnswer,
   PostToolEvent,
   PreToolDecision,
@@ -27,10 +26,11 @@ import { quoteArgv } from "../../core/shell.ts";
 import { splitArgv } from "../../core/command.ts";
 import { FAMILY_TABLE } from "../../../filters/families.ts";
 import type { Decision } from "../../rewrite/decide.ts";
-import { planRewrite } from "../../rewrite/plan.ts";
 import { FILTER_LOADERS, hasOwnFilterFiles } from "./loaders.ts";
-import { composeFiltered } from "./compose.ts";
-import { servedRaw } from "../../core/served_raw.ts";
+import { composeFiltered } from "../../pipeline/compose.ts";
+import { deliver, ledgerRow, type RowFields } from "../../pipeline/deliver.ts";
+import { plainCommand } from "../../pipeline/line.ts";
+import { servedRawRate } from "../../pipeline/plan.ts";
 import { rtokHome } from "../../core/config.ts";
 
 /** Calls remembered between their PreToolUse and PostToolUse, at most. */
@@ -115,10 +115,8 @@ function _plainCommand(
   line: string,
   cwd: string,
 ): { family: string; prefix: string[]; args: string[] } | null {
-  const plan = planRewrite(line);
-  if (plan.kind !== "read" || plan.background || plan.commands.length !== 1) return null;
-  const c = plan.commands[0];
-  if (c.family === null || c.prefixed || c.redirected || c.dynamic) return null;
+  const c = plainCommand(line);
+  if (c === null) return null;
   const { prefix, args } = splitArgv(c.argv);
   if (!_watchable(c.family, args) || hasOwnFilterFiles(cwd)) return null;
   // Served raw in this project: its rtok form says so once, and passes the output through.
@@ -156,7 +154,7 @@ export async function filterByCommand(
 
 function _servedRawHere(cwd: string, family: string): boolean {
   try {
-    return servedRaw(rtokHome(), cwd, family) !== null;
+    return servedRawRate(rtokHome(), cwd, family) !== null;
   } catch {
     return false; // no home: nothing is served raw
   }
@@ -191,8 +189,8 @@ async function _filterOutput(
   const r = ev.result;
   if (r?.kind !== "shell") return null;
   const started = performance.now();
-  const row = (emitted: number, more: Partial<Measurement>) =>
-    ctx.record({
+  const row = (emitted: number, more: Partial<RowFields>) =>
+    ctx.record(ledgerRow({
       surface: "hook",
       plugin: "cmd",
       family: w.filter.name,
@@ -200,22 +198,18 @@ async function _filterOutput(
       rtokCommand: w.ran,
       project: ev.cwd,
       session: ctx.session,
-      turn: null,
       rawChars: r.text.length,
       emittedChars: emitted,
       textClass: w.filter.textClass,
       stage: w.shaped ? "shape" : "none",
-      lossy: false,
-      archiveId: null,
       exitCode: 0,
-      elapsedMs: performance.now() - started,
-      passthrough: null,
       // The call's time, so the ledger counts this very call among those that carry it.
       at: w.at,
       host: ev.host ?? "claude",
       ...(ev.callId ? { callId: ev.callId } : {}),
+      started,
       ...more,
-    });
+    }));
   if (w.passthrough) {
     await row(r.text.length, { passthrough: w.passthrough });
     return { keep: true };
@@ -225,30 +219,24 @@ async function _filterOutput(
     r.text,
     w.filter.filter(r.text, { args: w.args, shaped: w.shaped, exitCode: 0 }),
   );
-  let id = "";
-  if (out.changed && out.lossy) {
-    const kept = await ctx.keepRaw(new TextEncoder().encode(r.text), {
-      command: w.ran,
-      cwd: ev.cwd,
-      exitCode: 0,
-      family: w.filter.name,
-    });
-    // Nothing may be cut that cannot be had again.
-    if (kept === null) {
-      await row(r.text.length, { passthrough: "the raw output could not be archived" });
-      return { keep: true };
-    }
-    id = kept;
-  }
   if (!out.changed) {
     await row(r.text.length, {});
     return { keep: true };
   }
-  const text = out.text(id);
-  await row(text.length, {
+  const sent = await deliver(ctx.archive, r.text, out, {
+    command: w.ran,
+    cwd: ev.cwd,
+    exitCode: 0,
+    family: w.filter.name,
+  });
+  if (sent.whole) {
+    await row(r.text.length, { passthrough: sent.passthrough });
+    return { keep: true };
+  }
+  await row(sent.text.length, {
     stage: w.shaped ? "shape+filter" : "filter",
     lossy: out.lossy,
-    archiveId: out.lossy ? id : null,
+    archiveId: sent.archiveId,
   });
-  return { text };
+  return { text: sent.text };
 }

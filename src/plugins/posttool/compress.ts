@@ -8,10 +8,11 @@
 import type { Ctx, PostToolAnswer, PostToolEvent } from "../../core/plugin.ts";
 import type { TextClass } from "../../core/tokens.ts";
 import type { ToolResult } from "../../core/tool_result.ts";
-import { isFile, joinPath } from "../../core/paths.ts";
-import { catOperand } from "../../core/shell.ts";
+import { isFile } from "../../core/paths.ts";
 import { decodeText } from "../../core/text.ts";
 import { withPointer } from "../../core/pointer.ts";
+import { deliver, ledgerRow } from "../../pipeline/deliver.ts";
+import { catPath } from "../../pipeline/plan.ts";
 import { type FileThresholds, type FileView, renderView, viewFile } from "../../content/file.ts";
 import type { ContentResult } from "../../content/engine.ts";
 import { editedBefore, noteRead, readBefore, turnOf } from "./session.ts";
@@ -46,24 +47,17 @@ export async function compressResult(
   const thresholds = { lines: settings.readLines, chars: settings.readChars };
   const made = await _cut(r, ev, ctx, thresholds, settings.readMinSaving);
   if (!made) return null;
-  const raw = new TextEncoder().encode(r.text);
-  let id: string | null = null;
-  if (made.cut.length) {
-    id = await ctx.keepRaw(raw, {
-      command: _command(r),
-      cwd: ev.cwd,
-      exitCode: null,
-      family: made.family,
-    });
-    // Nothing may be cut that cannot be had again.
-    if (id === null) return null;
-  }
-  const pointed = withPointer({ text: made.context ?? made.text, cut: made.cut }, id ?? "");
+  const sent = await deliver(ctx.archive, r.text, {
+    lossy: made.cut.length > 0,
+    text: (id) => withPointer({ text: made.context ?? made.text, cut: made.cut }, id),
+  }, { command: _command(r), cwd: ev.cwd, exitCode: null, family: made.family });
+  // Nothing may be cut that cannot be had again.
+  if (sent.whole) return null;
   const answer: PostToolAnswer = made.context === undefined
-    ? { text: pointed }
-    : { text: made.text, context: pointed };
+    ? { text: sent.text }
+    : { text: made.text, context: sent.text };
   const emitted = (answer.text?.length ?? 0) + (answer.context?.length ?? 0);
-  await ctx.record({
+  await ctx.record(ledgerRow({
     surface: "hook",
     plugin: "posttool",
     family: made.family,
@@ -77,13 +71,12 @@ export async function compressResult(
     textClass: made.textClass,
     stage: "filter",
     lossy: made.cut.length > 0,
-    archiveId: id,
+    archiveId: sent.archiveId,
     exitCode: null,
-    elapsedMs: performance.now() - started,
-    passthrough: null,
     host: ev.host ?? "claude",
     ...(ev.callId ? { callId: ev.callId } : {}),
-  });
+    started,
+  }));
   return answer;
 }
 
@@ -191,10 +184,8 @@ function _mustBeText(path: string, text: string, tool: string): void {
 
 // `cat FILE` of one regular file: its path.
 function _catPath(command: string, cwd: string): string | null {
-  const name = catOperand(command);
-  if (name === null) return null;
-  const path = name.startsWith("/") ? name : joinPath(cwd, name);
-  return isFile(path) ? path : null;
+  const cat = catPath(command, cwd);
+  return cat !== null && isFile(cat.path) ? cat.path : null;
 }
 
 function _command(r: ToolResult): string {

@@ -1,19 +1,37 @@
 /**
- * The second half of `rtok <tool>`: filter what the tool printed, write it, keep what was
- * cut, record the run. Loaded while the tool runs, so none of it delays the tool's start.
+ * A command run through the pipeline: what the tool printed goes through its filter (stdout,
+ * and stderr for a filter that asks), each cut is delivered (archived, pointed), what to print
+ * goes to a sink, and the run is one ledger row. The CLI's sink is the process's streams
+ * (`terminal.ts`); an MCP answer's is two buffers (`captured.ts`).
  *
  * @module
  */
 
-import type { Measurement, Stage, Surface } from "../core/plugin.ts";
-import { spoolOverdue } from "../core/spool.ts";
+import type { Config } from "../core/config.ts";
+import type { Ctx, Stage, Surface } from "../core/plugin.ts";
 import { quoteArgv } from "../core/shell.ts";
 import type { TextClass } from "../core/tokens.ts";
 import { decodeText } from "../core/text.ts";
-import { type Composed, composeFiltered } from "../plugins/cmd/compose.ts";
-import { type Boot, context, drain, openStore, reportPluginErrors } from "./_boot.ts";
-import { warn, writeStderr, writeStdout } from "./_io.ts";
-import type { Plan } from "./run.ts";
+import { type Composed, composeFiltered } from "./compose.ts";
+import { deliver, type Keeper, ledgerRow } from "./deliver.ts";
+import type { Plan, PlanEnv } from "./plan.ts";
+
+/** What a surface hands the pipeline: the registry, config, context, archive, error line. */
+export interface RunEnv extends PlanEnv {
+  /** The effective config. */
+  readonly config: Config;
+  /** The context plugins see, without a store (ledger rows go through the spool). */
+  readonly ctx: Ctx;
+  /**
+   * The archive. A keep that fails says why on stderr, unless the store could not be opened
+   * (which said so already).
+   */
+  readonly keeper: Keeper;
+  /** Writes one line on stderr. */
+  warn(line: string): void;
+  /** Writes the plugin errors caught so far, one line each, and forgets them. */
+  reportErrors(): void;
+}
 
 /** What a run wrote, for its ledger row. */
 export interface Written {
@@ -47,33 +65,46 @@ export interface RunSink {
   stderr(bytes: Uint8Array): Promise<void>;
 }
 
-/** The CLI's sink: the process's own streams, its working directory. */
-export function cliSink(): RunSink {
-  return { surface: "cli", cwd: safeCwd(), stdout: writeStdout, stderr: writeStderr };
+/** What a run that was not filtered wrote: `bytes` of output as the tool printed them. */
+export function passedThrough(
+  plan: Plan,
+  bytes: number,
+  exitCode: number | null,
+  passthrough: string,
+): Written {
+  return {
+    rawChars: bytes,
+    emitted: bytes,
+    stage: plan.shaped ? "shape" : "none",
+    lossy: false,
+    archiveId: null,
+    exitCode,
+    passthrough: plan.passthrough ?? passthrough,
+  };
 }
 
 /**
  * Filters `raw` (stdout) and, for a filter that asks, `stderrRaw`; writes what to print to
- * each stream of `sink`, archives each cut under its own id; returns what was written, both
- * streams counted in one row.
+ * each stream of `sink`, each cut delivered under its own archive id; returns what was
+ * written, both streams counted in one row.
  */
 export async function filterAndWrite(
-  b: Boot,
+  env: RunEnv,
   argv: readonly string[],
   plan: Plan,
   raw: Uint8Array,
   exitCode: number,
-  stderrRaw: Uint8Array | null = null,
-  sink: RunSink = cliSink(),
+  stderrRaw: Uint8Array | null,
+  sink: RunSink,
 ): Promise<Written> {
   // Both streams are filtered at once: a filter run in a Worker starts one per stream.
   const [out, err] = await Promise.all([
-    _decide(b, argv, plan, raw, exitCode, sink),
-    stderrRaw === null ? null : _decide(b, argv, plan, stderrRaw, exitCode, sink),
+    _decide(env, argv, plan, raw, exitCode, sink),
+    stderrRaw === null ? null : _decide(env, argv, plan, stderrRaw, exitCode, sink),
   ]);
-  const written = await _emit(b, argv, plan, out, sink, sink.stdout);
+  const written = await _emit(env, argv, plan, out, sink, sink.stdout);
   if (err === null) return written;
-  return _both(written, await _emit(b, argv, plan, err, sink, sink.stderr));
+  return _both(written, await _emit(env, argv, plan, err, sink, sink.stderr));
 }
 
 // What one stream will print: its raw bytes as they were, or a composed output.
@@ -87,7 +118,7 @@ type _Decided =
   };
 
 async function _decide(
-  b: Boot,
+  env: RunEnv,
   argv: readonly string[],
   plan: Plan,
   raw: Uint8Array,
@@ -115,11 +146,11 @@ async function _decide(
   try {
     // A filter from a user's or a project's file runs in a Worker, abandoned past its limit.
     const filtered = filter.filterWithin
-      ? await filter.filterWithin(text, input, b.config.cmd.filterTimeoutMs)
+      ? await filter.filterWithin(text, input, env.config.cmd.filterTimeoutMs)
       : filter.filter(text, input);
     out = composeFiltered(filter, text, filtered);
   } catch (e) {
-    await b.registry.failure({
+    await env.ctx.ledger.failure({
       surface: sink.surface,
       plugin: plan.plugin,
       family: filter.name,
@@ -128,7 +159,7 @@ async function _decide(
         ? `${e.message}; the raw output went out unfiltered`
         : (e as Error)?.stack?.split("\n").slice(0, 3).join(" | ") ?? String(e),
       fallbackOk: true,
-    }, context(b, null));
+    });
     return {
       kind: "raw",
       raw,
@@ -140,7 +171,7 @@ async function _decide(
 }
 
 async function _emit(
-  b: Boot,
+  env: RunEnv,
   argv: readonly string[],
   plan: Plan,
   d: _Decided,
@@ -152,37 +183,24 @@ async function _emit(
     return d.written;
   }
   const { out, raw, written: counted } = d;
-  const print = (text: string) => write(new TextEncoder().encode(text));
-  const stage: Stage = plan.shaped ? "shape+filter" : "filter";
-  if (!out.lossy) {
-    const emitted = out.text("");
-    await print(emitted);
-    return { ...counted, emitted: emitted.length, stage };
-  }
-  // Only a cut needs the store (for the archive's index), so only a cut opens it.
-  const store = await openStore(b);
-  const kept = store === null ? null : await b.registry.keepRaw(raw, {
+  const sent = await deliver(env.keeper, raw, out, {
     command: quoteArgv(argv),
     cwd: sink.cwd,
     exitCode: counted.exitCode,
     family: plan.filter!.name,
-  }, context(b, store));
-  store?.close();
-  if (kept === null) {
-    // Without the archive nothing may be cut; a missing store already said why in one line.
-    const why = b.registry.errors.splice(0).map((e) => (e.error as Error)?.message ?? e.error);
-    if (store !== null) {
-      const reason = why.length > 0
-        ? why.join("; ")
-        : "no enabled plugin keeps raw output: enable the archive plugin";
-      warn(`the raw output could not be archived (${reason}), so it is printed whole`);
-    }
+  });
+  if (sent.whole) {
     await write(raw);
-    return { ...counted, passthrough: "the raw output could not be archived" };
+    return { ...counted, passthrough: sent.passthrough };
   }
-  const emitted = out.text(kept);
-  await print(emitted);
-  return { ...counted, emitted: emitted.length, stage, lossy: true, archiveId: kept };
+  await write(new TextEncoder().encode(sent.text));
+  return {
+    ...counted,
+    emitted: sent.text.length,
+    stage: plan.shaped ? "shape+filter" : "filter",
+    lossy: sent.archiveId !== null,
+    archiveId: sent.archiveId,
+  };
 }
 
 // One ledger row for both streams: sizes added, the stage and archive id of the one that was
@@ -201,24 +219,21 @@ function _both(out: Written, err: Written): Written {
 }
 
 /** Records the run's ledger row (through the spool). */
-export async function record(
-  b: Boot,
+export async function recordRun(
+  env: RunEnv,
   argv: readonly string[],
   plan: Plan,
   started: number,
   w: Written,
-  sink: Pick<RunSink, "surface" | "cwd"> = cliSink(),
+  sink: Pick<RunSink, "surface" | "cwd">,
 ): Promise<void> {
-  const ctx = context(b, null);
-  const m: Measurement = {
+  await env.ctx.ledger.record(ledgerRow({
     surface: sink.surface,
     plugin: plan.plugin,
     family: plan.family,
     command: quoteArgv(argv),
     rtokCommand: "rtok " + quoteArgv(argv),
     project: sink.cwd,
-    session: null,
-    turn: null,
     rawChars: w.rawChars,
     emittedChars: w.emitted,
     textClass: w.textClass ?? plan.filter?.textClass ?? "log",
@@ -226,35 +241,8 @@ export async function record(
     lossy: w.lossy,
     archiveId: w.archiveId,
     exitCode: w.exitCode,
-    elapsedMs: performance.now() - started,
     passthrough: w.passthrough,
-  };
-  await ctx.record(m);
-  reportPluginErrors(b);
-}
-
-// The run that finds the spool past its limit drains it, so the spool stays small whatever
-// reads the store next.
-export async function drainIfOverdue(b: Boot): Promise<void> {
-  if (b.home === null || !spoolOverdue(b.home, b.config)) return;
-  const store = await openStore(b);
-  if (!store) return;
-  try {
-    await drain(b, store);
-  } finally {
-    store.close();
-  }
-}
-
-// The working directory, read once (each read is a permission-checked system call).
-let cwd: string | undefined;
-function safeCwd(): string {
-  if (cwd === undefined) {
-    try {
-      cwd = Deno.cwd();
-    } catch {
-      cwd = "";
-    }
-  }
-  return cwd;
+    started,
+  }));
+  env.reportErrors();
 }

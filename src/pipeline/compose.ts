@@ -5,11 +5,11 @@
  * @module
  */
 
-import type { CommandFilter, Filtered, FilterInput } from "../../core/filter.ts";
-import { neverWorse } from "../../core/guard.ts";
-import { ID_LENGTH } from "../archive/archive.ts";
-import { pointerLine } from "../../core/pointer.ts";
-import { finishView } from "../../core/fidelity.ts";
+import type { CommandFilter, Filtered, FilterInput } from "../core/filter.ts";
+import { neverWorse } from "../core/guard.ts";
+import { ID_LENGTH } from "../plugins/archive/archive.ts";
+import { pointerLine } from "../core/pointer.ts";
+import { finishView } from "../core/fidelity.ts";
 
 /** What to print for one filtered run. */
 export interface Composed {
