@@ -17,10 +17,12 @@
  */
 
 export type {
+  ArchiveService,
   CommandMatch,
   Ctx,
   FailureRecord,
   Injection,
+  LedgerService,
   Manifest,
   Measurement,
   Plugin,
