@@ -57,7 +57,7 @@ import { CHARS_PER_TOKEN, estimate, TEXT_CLASSES } from "../src/core/tokens.ts";
 import { RTOK_PERMISSIONS } from "../scripts/permissions.ts";
 import { corpus, grepOutput } from "./_corpus.ts";
 import { defaultConfig } from "../src/core/config.ts";
-import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
+import { answerClaudeHook, makeHookDeps } from "../src/surfaces/_hook_answer.ts";
 import { proxyBudgets } from "./_proxy_budget.ts";
 import { gatewayBudgets } from "./gateway_load.ts";
 import { outlineOf } from "../src/content/outline/outline.ts";

@@ -140,6 +140,46 @@ export function layerViolations(modules: ReadonlyMap<string, string>): string[] 
   return out;
 }
 
+// What a path of `src/surfaces/` is: the command table, a shared helper (`_io.ts`, `_gain/…`),
+// or a command (`gain` for `gain.ts` and for everything in `gain/`).
+function _surfaceUnit(path: string): { kind: "table" | "shared" | "command"; name: string } | null {
+  const prefix = "src/surfaces/";
+  if (!path.startsWith(prefix)) return null;
+  const top = path.slice(prefix.length).split("/")[0];
+  if (top === "mod.ts") return { kind: "table", name: "mod.ts" };
+  if (top.startsWith("_")) return { kind: "shared", name: top };
+  return { kind: "command", name: top.replace(/\.ts$/, "") };
+}
+
+/**
+ * Every import among `modules` by which one surface reaches another, as
+ * `"<from> → <to>: <what> imports the surface <name>"`. A surface is a command: a module directly
+ * in `src/surfaces/` not starting with `_` (`gain.ts`), or anything in a command's folder
+ * (`gain/`). A command imports only its own files and the shared `_` helpers; a shared helper
+ * imports no command; the command table (`src/surfaces/mod.ts`) loads every command and is
+ * imported by none of them.
+ */
+export function surfaceCrossings(modules: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [from, source] of modules) {
+    const a = _surfaceUnit(from);
+    if (a === null || a.kind === "table") continue;
+    for (const to of new Set(importsOf(from, source))) {
+      const b = _surfaceUnit(to);
+      if (b === null || b.kind === "shared" || (a.kind === "command" && a.name === b.name)) {
+        continue;
+      }
+      const what = a.kind === "command" ? `the surface ${a.name}` : `the shared helper ${a.name}`;
+      out.push(
+        `${from} → ${to}: ${what} imports ${
+          b.kind === "table" ? "the command table" : `the surface ${b.name}`
+        }`,
+      );
+    }
+  }
+  return out;
+}
+
 // SQL that reads or writes rows, in a string: `SELECT … FROM`, `INSERT INTO`, `UPDATE … SET`,
 // `DELETE FROM`, `CREATE TABLE`. Transaction control (`SAVEPOINT`, `PRAGMA`) is not a query.
 const _SQL =

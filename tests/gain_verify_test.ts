@@ -1,6 +1,6 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { defaultConfig } from "../src/core/config.ts";
-import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
+import { answerClaudeHook, makeHookDeps } from "../src/surfaces/_hook_answer.ts";
 import { pointerId, rtok, tempDir } from "./_helpers.ts";
 
 // Ledger rows made by the real hook, and a 2.1 transcript that says what the model received.

@@ -1,7 +1,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { defaultConfig } from "../src/core/config.ts";
 import { joinContinuations } from "../src/core/lexer.ts";
-import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
+import { answerClaudeHook, makeHookDeps } from "../src/surfaces/_hook_answer.ts";
 import { rtok, tempDir } from "./_helpers.ts";
 import { prng } from "./_prng.ts";
 

@@ -296,7 +296,7 @@ Deno.test("the hook's module graph holds no npm package until a long tool result
   const start = await reach("cli.ts");
   // The hook surface as it starts, and the rewrite rules it loads on a Bash call.
   const hook = [
-    ...await reach("src/surfaces/hook.ts", false),
+    ...await reach("src/surfaces/_hook_answer.ts", false),
     ...await reach("src/plugins/cmd/pretool.ts"),
   ];
   // A tool result's compression loads the filters and the content engine; npm packages (the
@@ -319,7 +319,10 @@ Deno.test("the hook's module graph holds no npm package until a long tool result
     "the hook reads only the family table",
   );
   const table = await Deno.readTextFile(`${ROOT}src/surfaces/mod.ts`);
-  ok(table.includes('_load<typeof import("./hook.ts")>("./hook.ts")'), "the table loads the hook");
+  ok(
+    table.includes('_load<typeof import("./_hook_answer.ts")>("./_hook_answer.ts")'),
+    "the table loads the hook",
+  );
   const plugin = await Deno.readTextFile(`${ROOT}src/plugins/cmd/rewrite_plugin.ts`);
   ok(plugin.includes('new URL("./pretool.ts", import.meta.url)'), "the hook loads the rules");
 });

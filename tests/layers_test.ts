@@ -8,6 +8,7 @@ import {
   layerViolations,
   resolvePath,
   sqlOutsidePlugins,
+  surfaceCrossings,
 } from "./_layers.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -33,6 +34,27 @@ Deno.test("every import points the way the layers are drawn", async () => {
   const modules = await _modules();
   ok(modules.size > 100, `${modules.size} modules read`);
   deepStrictEqual(layerViolations(modules), []);
+});
+
+Deno.test("surfaceCrossings(): no surface imports another, nor does a shared helper", async () => {
+  deepStrictEqual(surfaceCrossings(await _modules()), []);
+  const modules = new Map([
+    ["src/surfaces/mod.ts", `const g = import("./gain/mod.ts");\nimport { x } from "./_io.ts";`],
+    ["src/surfaces/gain/mod.ts", `import { v } from "./verify.ts";\nimport { r } from "../_r.ts";`],
+    ["src/surfaces/gain/verify.ts", `import { h } from "../hook.ts";`],
+    ["src/surfaces/serve/mod.ts", `import type { G } from "../gain/mod.ts";`],
+    ["src/surfaces/doctor.ts", `import { s } from "./serve/mod.ts";\nimport "./_x/a.ts";`],
+    ["src/surfaces/_r.ts", `const m = await import("./metrics.ts");`],
+    ["src/surfaces/_x/a.ts", `import { t } from "../mod.ts";\nimport { r } from "../_r.ts";`],
+    ["src/surfaces/metrics.ts", `import { c } from "../core/c.ts";`],
+  ]);
+  deepStrictEqual(surfaceCrossings(modules), [
+    "src/surfaces/gain/verify.ts → src/surfaces/hook.ts: the surface gain imports the surface hook",
+    "src/surfaces/serve/mod.ts → src/surfaces/gain/mod.ts: the surface serve imports the surface gain",
+    "src/surfaces/doctor.ts → src/surfaces/serve/mod.ts: the surface doctor imports the surface serve",
+    "src/surfaces/_r.ts → src/surfaces/metrics.ts: the shared helper _r.ts imports the surface metrics",
+    "src/surfaces/_x/a.ts → src/surfaces/mod.ts: the shared helper _x imports the command table",
+  ]);
 });
 
 Deno.test("no surface holds SQL: the ledger's queries are the measure and proxy plugins'", async () => {

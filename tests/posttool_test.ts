@@ -2,7 +2,7 @@ import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { defaultConfig } from "../src/core/config.ts";
 import { storePath } from "../src/core/store.ts";
-import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
+import { answerClaudeHook, makeHookDeps } from "../src/surfaces/_hook_answer.ts";
 import { drain, ledger, pointerId, rtok, sha256, tempDir } from "./_helpers.ts";
 
 // A module of 6 classes of 5 methods and 10 functions, 361 lines; each symbol's true range.

@@ -18,9 +18,9 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { familyOf } from "../src/core/command.ts";
 import { FAMILY_TABLE } from "../filters/index.ts";
 import { defaultConfig } from "../src/core/config.ts";
-import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
+import { answerClaudeHook, makeHookDeps } from "../src/surfaces/_hook_answer.ts";
 import { rewriteLine } from "../src/rewrite/host.ts";
-import { VERDICT_EXIT } from "../src/surfaces/rewrite_cmd.ts";
+import { VERDICT_EXIT } from "../src/surfaces/rewrite.ts";
 import { CLI, denoDir, RTOK_PERMS } from "./_helpers.ts";
 import {
   type CaseRules,

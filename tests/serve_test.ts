@@ -15,7 +15,7 @@ import {
   tempDir,
 } from "./_helpers.ts";
 import { storePath } from "../src/core/store.ts";
-import type { ServeState } from "../src/surfaces/serve.ts";
+import type { ServeState } from "../src/surfaces/serve/mod.ts";
 import { readServeState, type ServeHealth, serverHealth } from "../src/surfaces/_serve_state.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;

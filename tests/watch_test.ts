@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { defaultConfig } from "../src/core/config.ts";
-import { answerClaudeHook, makeHookDeps } from "../src/surfaces/hook.ts";
+import { answerClaudeHook, makeHookDeps } from "../src/surfaces/_hook_answer.ts";
 import { composeOutput } from "../src/pipeline/compose.ts";
 import { FAMILIES } from "../filters/git_log.ts";
 import { MAX_WATCHED, watchedCalls } from "../src/plugins/cmd/watch.ts";

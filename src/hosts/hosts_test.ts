@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { HOST_ENV, RTOK_ENV } from "../core/permissions.ts";
-import { NATIVE_HOST as HOOK_NATIVE_HOST } from "../surfaces/hook.ts";
+import { NATIVE_HOST as HOOK_NATIVE_HOST } from "../surfaces/_hook_answer.ts";
 import { COMMAND_HOOK_HOSTS } from "./command_hook.ts";
 import { SURFACES } from "../surfaces/mod.ts";
 import {

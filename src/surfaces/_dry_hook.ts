@@ -15,7 +15,7 @@ import { DISABLE_VAR, rtokEnv } from "../core/env.ts";
 import type { Measurement, Plugin } from "../core/plugin.ts";
 import { HOOK_PLUGINS } from "../plugins/hook.ts";
 import { archiveId } from "../plugins/archive/archive.ts";
-import { answerClaudeHook, makeHookDeps } from "./hook.ts";
+import { answerClaudeHook, makeHookDeps } from "./_hook_answer.ts";
 import type { HookCall, HookReply } from "../replay/replay.ts";
 
 /** The dry hook and what to call when done with it. */

@@ -14,7 +14,7 @@ const _load = <M>(path: string): Promise<M> => lazyImport<M>(new URL(path, impor
 
 // One module serves the three words of the symbol index; each entry tells it which.
 const _graphWord = (word: string) =>
-  _load<typeof import("./graph_cmd.ts")>("./graph_cmd.ts").then((m) => ({
+  _load<typeof import("./graph.ts")>("./graph.ts").then((m) => ({
     main: (a: readonly string[]) => m.main([word, ...a]),
   }));
 
@@ -52,7 +52,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ["gain", "tokens saved, from the ledger (--help for the views)"],
     ],
     permissions: ["read", "write", "env"],
-    load: () => _load<typeof import("./gain.ts")>("./gain.ts"),
+    load: () => _load<typeof import("./gain/mod.ts")>("./gain/mod.ts"),
   },
   // Reads one file; writes the ledger and the archive.
   read: {
@@ -80,7 +80,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ],
     ],
     permissions: ["read", "write", "env"],
-    load: () => _load<typeof import("./search_cmd.ts")>("./search_cmd.ts"),
+    load: () => _load<typeof import("./search.ts")>("./search.ts"),
   },
   // The symbol index: reads the project's files, lists them with git (run), writes the store.
   where: {
@@ -112,7 +112,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ["config", "where rtok keeps its state; the settings in effect"],
     ],
     permissions: ["read", "env"],
-    load: () => _load<typeof import("./config_cmd.ts")>("./config_cmd.ts"),
+    load: () => _load<typeof import("./config.ts")>("./config.ts"),
   },
   // Asks the kernel for a free loopback port for the server (net) and starts it (run).
   init: {
@@ -183,7 +183,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ["rewrite <line>", "the hook's rewrite of a command line and its verdict"],
     ],
     permissions: ["read", "env"],
-    load: () => _load<typeof import("./rewrite_cmd.ts")>("./rewrite_cmd.ts"),
+    load: () => _load<typeof import("./rewrite.ts")>("./rewrite.ts"),
   },
   filters: {
     help: [
@@ -191,7 +191,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ["filters reset FAMILY", "filter FAMILY again where rtok served it raw"],
     ],
     permissions: ["read", "write", "env"],
-    load: () => _load<typeof import("./filters_cmd.ts")>("./filters_cmd.ts"),
+    load: () => _load<typeof import("./filters.ts")>("./filters.ts"),
   },
   // Writes: the search index is filled when a search runs.
   // Prints a session's digest (what rtok keeps across compaction) from the store.
@@ -203,7 +203,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ],
     ],
     permissions: ["read", "write", "env"],
-    load: () => _load<typeof import("./memory_cmd.ts")>("./memory_cmd.ts"),
+    load: () => _load<typeof import("./memory.ts")>("./memory.ts"),
   },
   // Reads Claude Code's transcripts and reports what rtok saved and missed: counts only.
   discover: {
@@ -238,7 +238,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     ],
     permissions: ["read", "write", "env"],
     load: () =>
-      _load<typeof import("./trust_cmd.ts")>("./trust_cmd.ts").then((m) => ({
+      _load<typeof import("./trust.ts")>("./trust.ts").then((m) => ({
         main: (a) => m.main(["trust", ...a]),
       })),
   },
@@ -248,7 +248,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
     ],
     permissions: ["read", "write", "env"],
     load: () =>
-      _load<typeof import("./trust_cmd.ts")>("./trust_cmd.ts").then((m) => ({
+      _load<typeof import("./trust.ts")>("./trust.ts").then((m) => ({
         main: (a) => m.main(["untrust", ...a]),
       })),
   },
@@ -262,7 +262,12 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ],
     ],
     permissions: ["read", "write", "env"],
-    load: () => _load<typeof import("./hook.ts")>("./hook.ts"),
+    // The engine serve and the dry hook share runs the command too: a module of its own would
+    // be one more on the path that runs before every tool call (bench/budget.ts holds it).
+    load: () =>
+      _load<typeof import("./_hook_answer.ts")>("./_hook_answer.ts").then((m) => ({
+        main: m.hookCommand,
+      })),
   },
   // The hook as a resident loopback server: listens, reads settings, appends to the spool;
   // `--ensure` starts one (run).
@@ -271,7 +276,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ["serve", "the same hook as a resident loopback server (--help)"],
     ],
     permissions: ["read", "write", "env", "net", "run"],
-    load: () => _load<typeof import("./serve.ts")>("./serve.ts"),
+    load: () => _load<typeof import("./serve/mod.ts")>("./serve/mod.ts"),
   },
 };
 

@@ -3,7 +3,7 @@
  * permission mode, PostToolUse with the output in the tool's own shape, SessionStart,
  * UserPromptSubmit, PreCompact, Stop), so there is nothing to map: `rtok hook claude` reads
  * them whole with `src/claude/hook_protocol.ts` and answers in Claude Code's own shapes
- * (`answerClaudeHook` in `src/surfaces/hook.ts`). This adapter says so.
+ * (`answerClaudeHook` in `src/surfaces/_hook_answer.ts`). This adapter says so.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import { defaultConfig } from "../../core/config.ts";
 import { rtokEnv } from "../../core/env.ts";
-import { answerHostHook, makeHookDeps } from "../../surfaces/hook.ts";
+import { answerHostHook, makeHookDeps } from "../../surfaces/_hook_answer.ts";
 import type { HostEvent } from "../host.ts";
 import { HOSTS } from "../hosts.ts";
 import {

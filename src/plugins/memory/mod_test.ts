@@ -4,7 +4,7 @@ import { parseSpool, spoolPath } from "../../core/spool.ts";
 import { Store, storePath } from "../../core/store.ts";
 import { makeCtx, Registry } from "../../core/registry.ts";
 import { DISPATCH_ORDER } from "../catalogue.ts";
-import { answerClaudeHook, makeHookDeps } from "../../surfaces/hook.ts";
+import { answerClaudeHook, makeHookDeps } from "../../surfaces/_hook_answer.ts";
 import { DIGEST_HEADER } from "./digest.ts";
 import { digestPath } from "./digest_file.ts";
 import { memoryPlugin } from "./mod.ts";

@@ -9,10 +9,10 @@
  * @module
  */
 
-import type { Config } from "../core/config.ts";
-import { dryHook } from "./_dry_hook.ts";
-import { HOST_IDS, loadHost } from "../hosts/hosts.ts";
-import { lazyImport } from "../core/lazy.ts";
+import type { Config } from "../../core/config.ts";
+import { dryHook } from "../_dry_hook.ts";
+import { HOST_IDS, loadHost } from "../../hosts/hosts.ts";
+import { lazyImport } from "../../core/lazy.ts";
 
 /** What warming did. */
 export interface WarmReport {
@@ -229,8 +229,8 @@ export async function warmUp(
       if (signal.aborted) break;
       await loadHost(id).catch((e) => failures.push(`host ${id}: ${(e as Error).message}`));
     }
-    await lazyImport<typeof import("../plugins/graph/mod.ts")>(
-      new URL("../plugins/graph/mod.ts", import.meta.url),
+    await lazyImport<typeof import("../../plugins/graph/mod.ts")>(
+      new URL("../../plugins/graph/mod.ts", import.meta.url),
     ).then((g) => g.warmLookup()).catch((e) =>
       failures.push(`symbol lookup: ${(e as Error).message}`)
     );

@@ -1,10 +1,15 @@
 /**
- * `rtok hook <host>`: a host's hook (Claude Code's first). Reads one event as JSON on stdin (at
- * most 1 MiB), dispatches it to the plugins, and prints their answer as one JSON object, or
- * nothing. Claude Code's events are the plugins' own; another host's adapter maps its own. It
- * never fails the agent: whatever goes wrong, it exits 0 with no answer, as if rtok were not
- * there, and leaves one line in the ledger's failure table. No SQLite, no npm package, no
- * process, no socket on this path: it runs before every tool call.
+ * The hook's answering engine, shared by every transport of the hook: `rtok hook <host>` (one
+ * event on stdin, at most 1 MiB), the resident server (`rtok serve`, one per request) and the
+ * dry hook that `rtok replay`, `rtok discover` and the server's warm-up run. It dispatches an
+ * event to the plugins and returns their answer as one JSON object, or nothing. Claude Code's
+ * events are the plugins' own; another host's adapter maps its own. It never fails the agent:
+ * whatever goes wrong, the answer is none, as if rtok were not there, and one line goes to the
+ * ledger's failure table. No SQLite, no npm package, no process, no socket on this path: it
+ * runs before every tool call.
+ *
+ * `rtok hook` itself is {@linkcode hookCommand}, here rather than in a module of its own: the
+ * command table loads it from this file, so the hook's path loads no module more than it needs.
  *
  * @module
  */
@@ -379,7 +384,7 @@ function _hosts(): Promise<typeof import("../hosts/hosts.ts")> {
 }
 
 /** Runs `rtok hook <host>` (`claude`, `codex`…): always exit 0. */
-export async function main(args: readonly string[]): Promise<number> {
+export async function hookCommand(args: readonly string[]): Promise<number> {
   const host = args[0] ?? "";
   // The one place the hook names a host: Claude Code's hook runs before every tool call, and
   // its payloads need no adapter, so it is answered without loading the host table or an

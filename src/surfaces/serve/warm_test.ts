@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { defaultConfig } from "../core/config.ts";
-import { warmUp } from "./_warm.ts";
+import { defaultConfig } from "../../core/config.ts";
+import { warmUp } from "./warm.ts";
 
 Deno.test("warmUp() answers every sample event through the dry hook without a failure", async () => {
   const report = await warmUp(

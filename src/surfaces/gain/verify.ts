@@ -10,9 +10,13 @@
  * @module
  */
 
-import { groupSessions, type ListProblems, transcriptFiles } from "../claude/transcript_files.ts";
-import { readConversations } from "../claude/transcript_calls.ts";
-import type { HookRow } from "../plugins/measure/gain.ts";
+import {
+  groupSessions,
+  type ListProblems,
+  transcriptFiles,
+} from "../../claude/transcript_files.ts";
+import { readConversations } from "../../claude/transcript_calls.ts";
+import type { HookRow } from "../../plugins/measure/gain.ts";
 
 /** What checking came to. */
 export interface VerifyReport {

@@ -10,9 +10,9 @@
  */
 
 import { parseArgs } from "node:util";
-import { type Config, configPath, defaultConfig, loadConfig, rtokHome } from "../core/config.ts";
-import { rtokEnv } from "../core/env.ts";
-import { selfArgv } from "../core/self.ts";
+import { type Config, configPath, defaultConfig, loadConfig, rtokHome } from "../../core/config.ts";
+import { rtokEnv } from "../../core/env.ts";
+import { selfArgv } from "../../core/self.ts";
 import {
   newSecret,
   readServeState,
@@ -21,23 +21,23 @@ import {
   type ServeState,
   stopServer,
   writeServeState,
-} from "./_serve_state.ts";
-import { wholeNumber } from "./_flags.ts";
-import { HOOK_TIMEOUT_S } from "../claude/hooks_config.ts";
-import type { WarmReport } from "./_warm.ts";
-import { lazyImport } from "../core/lazy.ts";
+} from "../_serve_state.ts";
+import { wholeNumber } from "../_flags.ts";
+import { HOOK_TIMEOUT_S } from "../../claude/hooks_config.ts";
+import type { WarmReport } from "./warm.ts";
+import { lazyImport } from "../../core/lazy.ts";
 
-export { readServeState, serverAnswers, type ServeState, serveStatePath } from "./_serve_state.ts";
+export { readServeState, serverAnswers, type ServeState, serveStatePath } from "../_serve_state.ts";
 import {
   answerAndRecord,
   hostAnswerer,
   makeHookDeps,
   MAX_HOOK_INPUT,
   recordHookFailure,
-} from "./hook.ts";
-import { HOST_IDS, HOSTS, isHostId } from "../hosts/hosts.ts";
-import { VERSION } from "./_help.ts";
-import { print, warn } from "./_io.ts";
+} from "../_hook_answer.ts";
+import { HOST_IDS, HOSTS, isHostId } from "../../hosts/hosts.ts";
+import { VERSION } from "../_help.ts";
+import { print, warn } from "../_io.ts";
 
 /** `rtok serve --help`. */
 export const SERVE_HELP = `rtok serve: the Claude Code hook as a resident server on loopback
@@ -276,8 +276,8 @@ export async function main(args: readonly string[]): Promise<number> {
   await print(`rtok serve: answering on 127.0.0.1:${addr.port} (pid ${Deno.pid})\n`);
   // Off the request path: what a first event would load, loaded before a host asks.
   const warming = (async () => {
-    const { warmUp } = await lazyImport<typeof import("./_warm.ts")>(
-      new URL("./_warm.ts", import.meta.url),
+    const { warmUp } = await lazyImport<typeof import("./warm.ts")>(
+      new URL("./warm.ts", import.meta.url),
     );
     warm = await warmUp(await currentConfig(), idleNow, stop.signal);
   })().catch((e) => {

@@ -18,14 +18,14 @@ import {
   type PeriodTotals,
   type SessionRow,
   untiedHookRows,
-} from "../plugins/measure/gain.ts";
-import { absolutePath, defaultRoot } from "./_transcripts.ts";
-import { EXPAND_RATE_LIMIT_PCT, type ExpandRate } from "../plugins/measure/expand_rate.ts";
-import { guardText } from "../plugins/guard/report.ts";
-import type { ProxyGain, StyleComparison } from "../plugins/proxy/gain.ts";
-import { formatUsd, type ProxyCost } from "../plugins/proxy/cost.ts";
-import { boot, drain, openStore } from "./_boot.ts";
-import { gainGraph, renderGainGraph, useColor } from "./_gain_graph.ts";
+} from "../../plugins/measure/gain.ts";
+import { absolutePath, defaultRoot } from "../_transcripts.ts";
+import { EXPAND_RATE_LIMIT_PCT, type ExpandRate } from "../../plugins/measure/expand_rate.ts";
+import { guardText } from "../../plugins/guard/report.ts";
+import type { ProxyGain, StyleComparison } from "../../plugins/proxy/gain.ts";
+import { formatUsd, type ProxyCost } from "../../plugins/proxy/cost.ts";
+import { boot, drain, openStore } from "../_boot.ts";
+import { gainGraph, renderGainGraph, useColor } from "../_gain_graph.ts";
 import {
   type CallerGain,
   type FamilyRefetch,
@@ -33,9 +33,9 @@ import {
   gainJson,
   gainReport,
   NOTHING_YET,
-} from "./_gain_report.ts";
-import { wholeNumber } from "./_flags.ts";
-import { print, warn } from "./_io.ts";
+} from "../_gain_report.ts";
+import { wholeNumber } from "../_flags.ts";
+import { print, warn } from "../_io.ts";
 
 /** `rtok gain --help`. */
 export const GAIN_HELP = `rtok gain: token savings recorded in the ledger (estimates, by text class)
@@ -150,8 +150,8 @@ export async function main(args: readonly string[]): Promise<number> {
     } else if (values.sessions) {
       await print(render(format, gainSessions(store, scope, limit), sessionsText));
     } else if (values.verify) {
-      const { verifyHookRows, verifyText } = await import("./_gain_verify.ts");
-      const { findArchived, readArchived } = await import("../plugins/archive/archive.ts");
+      const { verifyHookRows, verifyText } = await import("./verify.ts");
+      const { findArchived, readArchived } = await import("../../plugins/archive/archive.ts");
       const raw = async (id: string) => {
         try {
           const bytes = await readArchived(b.home ?? "", findArchived(store, id, b.home ?? ""));
