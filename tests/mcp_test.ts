@@ -17,8 +17,8 @@ import {
   run,
   tempDir,
 } from "./_helpers.ts";
-import { TOOL_NAMES } from "../src/surfaces/mcp.ts";
-import { MAX_ANSWER_CHARS } from "../src/surfaces/_mcp_tools.ts";
+import { TOOL_NAMES } from "../src/surfaces/mcp/mod.ts";
+import { MAX_ANSWER_CHARS } from "../src/surfaces/mcp/tools.ts";
 
 async function env(home: string): Promise<Record<string, string>> {
   return {

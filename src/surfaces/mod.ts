@@ -63,7 +63,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ],
     ],
     permissions: ["read", "write", "env"],
-    load: () => _load<typeof import("./read_cmd.ts")>("./read_cmd.ts"),
+    load: () => _load<typeof import("./read.ts")>("./read.ts"),
   },
   expand: {
     help: [
@@ -134,7 +134,7 @@ export const SURFACES: Readonly<Record<string, SurfaceEntry>> = {
       ],
     ],
     permissions: ["read", "write", "env", "run"],
-    load: () => _load<typeof import("./mcp.ts")>("./mcp.ts"),
+    load: () => _load<typeof import("./mcp/mod.ts")>("./mcp/mod.ts"),
   },
   // Listens and forwards to the model APIs; writes the ledger and the archive.
   proxy: {

@@ -7,25 +7,29 @@
  * @module
  */
 
-import { joinPath } from "../core/paths.ts";
-import { quoteWord } from "../core/shell.ts";
-import { selfArgv } from "../core/self.ts";
-import type { Store } from "../core/store.ts";
-import { findPointers, pointerLine } from "../core/pointer.ts";
-import { findArchived, readArchived, recordExpand } from "../plugins/archive/archive.ts";
-import { parseRange, selectLines } from "../plugins/archive/expand.ts";
-import { searchArchive, searchText } from "../plugins/archive/search.ts";
-import { expandRates } from "../plugins/measure/expand_rate.ts";
-import { gainSummary } from "../plugins/measure/gain.ts";
-import { planRewrite } from "../rewrite/plan.ts";
-import { deliver } from "../pipeline/deliver.ts";
-import { heldText, runCapped } from "../pipeline/execute.ts";
-import { planLine } from "../pipeline/line.ts";
-import { catOfOneFile } from "../pipeline/plan.ts";
-import { type CapturedRun, runCapturedCommand, TIMEOUT_EXIT_CODE } from "../pipeline/captured.ts";
-import { archiveKeeper, type Boot, drain, openStore, runEnv } from "./_boot.ts";
-import { viewForAgent } from "./_file_view.ts";
-import { askIndex } from "./_graph_ask.ts";
+import { joinPath } from "../../core/paths.ts";
+import { quoteWord } from "../../core/shell.ts";
+import { selfArgv } from "../../core/self.ts";
+import type { Store } from "../../core/store.ts";
+import { findPointers, pointerLine } from "../../core/pointer.ts";
+import { findArchived, readArchived, recordExpand } from "../../plugins/archive/archive.ts";
+import { parseRange, selectLines } from "../../plugins/archive/expand.ts";
+import { searchArchive, searchText } from "../../plugins/archive/search.ts";
+import { expandRates } from "../../plugins/measure/expand_rate.ts";
+import { gainSummary } from "../../plugins/measure/gain.ts";
+import { planRewrite } from "../../rewrite/plan.ts";
+import { deliver } from "../../pipeline/deliver.ts";
+import { heldText, runCapped } from "../../pipeline/execute.ts";
+import { planLine } from "../../pipeline/line.ts";
+import { catOfOneFile } from "../../pipeline/plan.ts";
+import {
+  type CapturedRun,
+  runCapturedCommand,
+  TIMEOUT_EXIT_CODE,
+} from "../../pipeline/captured.ts";
+import { archiveKeeper, type Boot, drain, openStore, runEnv } from "../_boot.ts";
+import { viewForAgent } from "../_file_view.ts";
+import { askIndex } from "../_graph_ask.ts";
 
 /** The most chars one tool answer carries; longer text is paged or cut (and archived). */
 export const MAX_ANSWER_CHARS = 40_000;

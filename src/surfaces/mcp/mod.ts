@@ -12,9 +12,9 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
-import { VERSION } from "./_help.ts";
-import { boot } from "./_boot.ts";
-import { print, warn } from "./_io.ts";
+import { VERSION } from "../_help.ts";
+import { boot } from "../_boot.ts";
+import { print, warn } from "../_io.ts";
 import {
   DEFAULT_TIMEOUT_MS,
   type ExpandArgs,
@@ -32,7 +32,7 @@ import {
   symbolsTool,
   TIMEOUT_EXIT_CODE,
   type ToolAnswer,
-} from "./_mcp_tools.ts";
+} from "./tools.ts";
 
 /** `rtok mcp --help`. */
 export const MCP_HELP = `rtok mcp: an MCP server on stdio (for Claude Code and other MCP clients)
