@@ -22,7 +22,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "replay": ["core", "claude"],
   "plugins/archive": ["core"],
   // The run pipeline (plan, execute, deliver): below the plugins that filter and the surfaces.
-  "pipeline": ["core", "rewrite", "plugins/archive"],
+  "pipeline": ["core", "rewrite", "plugins/archive", "plugins/measure"],
   "plugins/measure": ["core"],
   "plugins/inject": ["core"],
   "plugins/cmd": ["core", "filters", "rewrite", "plugins/archive", "pipeline"],

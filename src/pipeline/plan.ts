@@ -11,7 +11,7 @@ import type { CommandFilter } from "../core/filter.ts";
 import type { Registry } from "../core/registry.ts";
 import { familyOf, toolName } from "../core/command.ts";
 import { joinPath } from "../core/paths.ts";
-import { readServedRaw, servedRawNote, writeServedRaw } from "../core/served_raw.ts";
+import { readServedRaw, servedRawNote, writeServedRaw } from "../plugins/measure/served_raw.ts";
 import { catOperand } from "../core/shell.ts";
 import { decodeText } from "../core/text.ts";
 

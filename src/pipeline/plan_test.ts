@@ -3,7 +3,7 @@ import { defaultConfig } from "../core/config.ts";
 import type { CommandFilter } from "../core/filter.ts";
 import type { Plugin } from "../core/plugin.ts";
 import { Registry } from "../core/registry.ts";
-import { readServedRaw, writeServedRaw } from "../core/served_raw.ts";
+import { readServedRaw, writeServedRaw } from "../plugins/measure/served_raw.ts";
 import { catOfOneFile, catPath, planRun, servedRawRate } from "./plan.ts";
 
 function _tmp(): string {

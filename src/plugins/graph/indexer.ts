@@ -10,7 +10,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { joinPath } from "../../core/paths.ts";
 import type { Store } from "../../core/store.ts";
-import { markIndexed } from "../../core/symbol_marker.ts";
+import { markIndexed } from "./marker.ts";
 import { type Extraction, extractSymbols } from "./extract.ts";
 import { listProjectFiles, type ProjectFiles } from "./files.ts";
 

@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { Store, storePath } from "../../core/store.ts";
-import { hasSymbolIndex } from "../../core/symbol_marker.ts";
+import { hasSymbolIndex } from "./marker.ts";
 import { extractSymbols } from "./extract.ts";
 import { listProjectFiles, MAX_WALKED_FILES } from "./files.ts";
 import { type IndexOptions, updateIndex } from "./indexer.ts";

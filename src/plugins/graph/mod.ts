@@ -15,7 +15,7 @@ import type { Plugin } from "../../core/plugin.ts";
 import { lazyImport } from "../../core/lazy.ts";
 import { manifest } from "./manifest.ts";
 
-export { hasSymbolIndex } from "../../core/symbol_marker.ts";
+export { hasSymbolIndex } from "./marker.ts";
 
 type _Lookup = typeof import("./lookup.ts");
 let _lookup: Promise<_Lookup> | null = null;

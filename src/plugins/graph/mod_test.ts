@@ -1,6 +1,6 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { Store, storePath } from "../../core/store.ts";
-import { markIndexed } from "../../core/symbol_marker.ts";
+import { markIndexed } from "./marker.ts";
 import { countDefinitions, hasSymbolIndex, warmLookup } from "./mod.ts";
 
 Deno.test("countDefinitions() counts a name's definitions in one project's index", async () => {

@@ -7,7 +7,7 @@ import { rewriteLine } from "../../rewrite/host.ts";
 import { guardShellCall } from "./pretool.ts";
 import { lastFile, stoppedRules } from "./state.ts";
 import { Store, storePath } from "../../core/store.ts";
-import { markIndexed } from "../../core/symbol_marker.ts";
+import { markIndexed } from "../graph/marker.ts";
 
 // A project with every directory a search should not walk, a long file, a wide one, a short one.
 function project(dir: string): void {

@@ -9,12 +9,7 @@
  */
 
 import type { Store } from "../../core/store.ts";
-import {
-  type RawFamily,
-  readServedRaw,
-  type ServedRaw,
-  writeServedRaw,
-} from "../../core/served_raw.ts";
+import { type RawFamily, readServedRaw, type ServedRaw, writeServedRaw } from "./served_raw.ts";
 
 /** Above this re-fetch rate (per cent) a family is served raw in the project. */
 export const REFETCH_LIMIT_PCT = 5;

@@ -1,7 +1,7 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import type { Measurement } from "../../core/plugin.ts";
 import { Store, storePath } from "../../core/store.ts";
-import { readServedRaw, writeServedRaw } from "../../core/served_raw.ts";
+import { readServedRaw, writeServedRaw } from "./served_raw.ts";
 import { insertRun } from "./ledger.ts";
 import { REFETCH_MIN_RUNS, refetchRates, updateServedRaw, widens } from "./refetch.ts";
 import { measurement } from "../../../tests/_helpers.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { joinPath } from "./paths.ts";
+import { joinPath } from "../../core/paths.ts";
 
 /** One family served raw in one project. */
 export interface RawFamily {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { joinPath, pathExists } from "./paths.ts";
+import { joinPath, pathExists } from "../../core/paths.ts";
 
 /** The marker file saying that `root` has a symbol index in the store of `home`. */
 export async function symbolIndexMarker(home: string, root: string): Promise<string> {
