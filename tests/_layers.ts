@@ -7,12 +7,8 @@
  * @module
  */
 
-/**
- * Which layers each layer may import, besides itself (docs/architecture.md, "Layers"). `src/core/`
- * imports only core (and its embedded migrations); `filters/` only filters and core; the
- * folders of `src/` point one way, so they form no cycle.
- */
-export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+// Every layer below the plugin lists and the surfaces, with what it may import.
+const _BELOW: Readonly<Record<string, readonly string[]>> = {
   "core": ["migrations"],
   "filters": ["core"],
   "claude": ["core"],
@@ -31,19 +27,20 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   "plugins/memory": ["core", "claude"],
   "plugins/guard": ["core", "claude", "rewrite", "content", "plugins/graph"],
   "plugins/graph": ["core", "content"],
-  // The built-in plugin lists (src/plugins/mod.ts, hook.ts) compose the plugins.
-  "plugins": [
-    "core",
-    "plugins/archive",
-    "plugins/measure",
-    "plugins/inject",
-    "plugins/cmd",
-    "plugins/proxy",
-    "plugins/posttool",
-    "plugins/memory",
-    "plugins/guard",
-    "plugins/graph",
-  ],
+};
+
+// Each plugin's folder, named once above: the lists and the surfaces reach them all.
+const _PLUGINS = Object.keys(_BELOW).filter(_isPlugin);
+
+/**
+ * Which layers each layer may import, besides itself (docs/architecture.md, "Layers"). `src/core/`
+ * imports only core (and its embedded migrations); `filters/` only filters and core; the
+ * folders of `src/` point one way, so they form no cycle.
+ */
+export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  ..._BELOW,
+  // The built-in plugin catalogue (src/plugins/catalogue.ts) composes the plugins.
+  "plugins": ["core", ..._PLUGINS],
   "surfaces": [
     "core",
     "replay",
@@ -54,15 +51,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
     "content",
     "pipeline",
     "plugins",
-    "plugins/archive",
-    "plugins/measure",
-    "plugins/inject",
-    "plugins/cmd",
-    "plugins/proxy",
-    "plugins/posttool",
-    "plugins/memory",
-    "plugins/guard",
-    "plugins/graph",
+    ..._PLUGINS,
   ],
 };
 
