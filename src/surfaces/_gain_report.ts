@@ -7,7 +7,7 @@
 
 import type { Config } from "../core/config.ts";
 import { configPath } from "../core/config.ts";
-import { readServedRaw } from "../plugins/measure/mod.ts";
+import { readServedRaw } from "../plugins/measure/served_raw.ts";
 import type { Store } from "../core/store.ts";
 import { type GuardReport, guardReport } from "../plugins/guard/report.ts";
 import { type ExpandRate, expandRates } from "../plugins/measure/expand_rate.ts";

@@ -20,7 +20,7 @@ import {
 } from "../plugins/cmd/toml/sources.ts";
 import { type TestFailure, type Verified, verifyDefs } from "../plugins/cmd/toml/verify.ts";
 import { print } from "./_io.ts";
-import { readServedRaw, writeServedRaw } from "../plugins/measure/mod.ts";
+import { readServedRaw, writeServedRaw } from "../plugins/measure/served_raw.ts";
 
 const USAGE = `Usage: rtok filters list             every filter, its source, file and tests
        rtok filters show NAME        where NAME comes from, and its definition

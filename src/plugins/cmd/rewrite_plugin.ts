@@ -14,6 +14,7 @@ import type {
   PreToolDecision,
   PreToolEvent,
 } from "../../core/plugin.ts";
+import { manifest } from "./manifest.ts";
 import { SHELL_TOOL } from "./pretool_tool.ts";
 import { lazyImport } from "../../core/lazy.ts";
 
@@ -51,12 +52,7 @@ export async function cmdPostTool(ev: PostToolEvent, ctx: Ctx): Promise<PostTool
 
 /** The `cmd` plugin's hook side (same id, so `[plugins.cmd] enabled` governs both). */
 export const cmdRewritePlugin: Plugin = {
-  manifest: {
-    id: "cmd",
-    surfaces: ["hook"],
-    defaultOn: true,
-    description: "Rewrites the agent's shell commands to their rtok form.",
-  },
+  manifest: { ...manifest, surfaces: ["hook"] },
   preTool: cmdPreTool,
   postTool: cmdPostTool,
 };

@@ -20,16 +20,6 @@ import { updateServedRaw } from "./refetch.ts";
 import { manifest } from "./manifest.ts";
 
 /** The `measure` plugin. */
-export {
-  type RawFamily,
-  readServedRaw,
-  type ServedRaw,
-  servedRaw,
-  servedRawNote,
-  servedRawPath,
-  writeServedRaw,
-} from "./served_raw.ts";
-
 export const measurePlugin: Plugin = {
   manifest,
   onMeasurement(m: Measurement, ctx: Ctx): void {

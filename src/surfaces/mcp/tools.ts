@@ -151,19 +151,22 @@ export interface ReadArgs {
   readonly cwd?: string;
 }
 
+// A tool's `lines` argument, its error worded for the tool rather than the CLI's `--lines`.
+function _lineRange(arg: string | undefined): [number, number] | undefined {
+  if (arg === undefined) return undefined;
+  try {
+    return parseRange(arg);
+  } catch (e) {
+    throw new RangeError((e as Error).message.replace(/^--lines/, "lines"));
+  }
+}
+
 /** A file as rtok compresses a host's whole-file Read (`rtok read`). */
 export async function readTool(b: Boot, args: ReadArgs): Promise<ToolAnswer> {
   if (args.outline && args.lines !== undefined) {
     throw new TypeError('"outline" and "lines" ask for different things: give one');
   }
-  let lines: [number, number] | undefined;
-  if (args.lines !== undefined) {
-    try {
-      lines = parseRange(args.lines);
-    } catch (e) {
-      throw new RangeError((e as Error).message.replace(/^--lines/, "lines"));
-    }
-  }
+  const lines = _lineRange(args.lines);
   const cwd = await _directory(args.cwd);
   const path = args.path.startsWith("/") ? args.path : joinPath(cwd, args.path);
   const answer = await viewForAgent(b, path, {
@@ -199,14 +202,7 @@ export interface ExpandArgs {
  */
 export async function expandTool(b: Boot, args: ExpandArgs): Promise<ToolAnswer> {
   const page = args.page ?? 1;
-  let lines: [number, number] | undefined;
-  if (args.lines !== undefined) {
-    try {
-      lines = parseRange(args.lines);
-    } catch (e) {
-      throw new RangeError((e as Error).message.replace(/^--lines/, "lines"));
-    }
-  }
+  const lines = _lineRange(args.lines);
   const sel = {
     ...(lines ? { lines } : {}),
     ...(args.grep !== undefined ? { grep: args.grep } : {}),
